@@ -1,0 +1,450 @@
+import { type Card } from './cards.js';
+import { type Deal } from './deal.js';
+import { type Rules, BOOK } from './rules.js';
+
+/*
+ * Packed moves: one 32-bit integer, `src | dst << 6 | card << 12`.
+ *   src: 0..47 a column, SRC_WASTE, SRC_PRIV + i (p1..p8), SRC_FIFTH, or the two moves
+ *        that move no card from a place: SRC_DRAW (card = the card turned), SRC_REDEAL.
+ *   dst: 0..47 a column (pair onto its exposed card, or fill it if empty), DST_FOUNDATION.
+ * The public, textual form lives in notation.ts.
+ */
+export type PackedMove = number;
+export const SRC_WASTE = 48;
+export const SRC_PRIV = 49; // 49..56
+export const SRC_FIFTH = 57;
+export const SRC_DRAW = 58;
+export const SRC_REDEAL = 59;
+export const DST_FOUNDATION = 63;
+
+export const moveSrc = (m: PackedMove): number => m & 63;
+export const moveDst = (m: PackedMove): number => (m >> 6) & 63;
+export const moveCard = (m: PackedMove): Card => m >>> 12;
+export const packMove = (src: number, dst: number, card: Card): PackedMove => src | (dst << 6) | (card << 12);
+
+/** Room for the legal moves of any position: (columns + waste + 8 privileged + fifth) x (columns + foundation) + 2. */
+export const MAX_MOVES = 512;
+
+/** Generation flags. */
+export const GEN_ALL = 0;
+/**
+ * The solver's reduced generation, each sound (see solver notes in moves of this file):
+ * a card goes into the first empty column only (all spaces are alike), and the only card of a
+ * column never moves into a space (the position would be the same up to column order).
+ */
+export const GEN_REDUCED = 1;
+
+/*
+ * Undo records: two words a move, the move and an aux word:
+ *   bits 0..3 the source column's count of original cards before the move,
+ *   bits 4..10 the stock position of a waste / privileged card that moved,
+ *   bit 11 a privileged card was replaced from the pile,
+ *   bits 12..14 the foundation index a card went to.
+ */
+
+/**
+ * The mutable position of one game. Cards are integers (cards.ts); every array is typed and
+ * allocated once, in the constructor, so `generate`, `apply` and `undo` allocate nothing.
+ *
+ * Columns: `cols[c * height + i]`, i = 0 the top row card, `len[c]` cards; `orig[c]` of them are
+ * still the cards dealt there (always the lowest indices). Under `building=pairs` a card above
+ * the original cards, or above the first card of a refilled column, is the covering card of a
+ * pair: `isPairTop(c)` is `len[c] > max(orig[c], 1)`.
+ *
+ * Stock and waste: the stock is `stockCards[stockPtr..]`; the waste is the stack `waste[0..wasteLen)`
+ * of stock positions, increasing. In phase 2 the same array is the pile, first card discarded
+ * first: the privileged row is `priv[0..privLen)` (stock positions, left to right) and the pile
+ * still to come is `waste[pileNext..wasteLen)`; the fifth card is `waste[pileNext]`.
+ */
+export class Game {
+  readonly deal: Deal;
+  readonly rules: Rules;
+  readonly columns: number;
+  readonly height: number;
+  readonly packs: number;
+  readonly ranks: number;
+  readonly total: number;
+  readonly stockSize: number;
+  /** 0 none, 1 pairs, 2 suit. */
+  readonly building: number;
+  readonly privileged: number;
+  readonly secondDeal: boolean;
+
+  readonly stockCards: Uint8Array;
+  readonly cols: Uint8Array;
+  readonly len: Uint8Array;
+  readonly orig: Uint8Array;
+  /** Top rank of each foundation, suit s at s*packs .. s*packs+packs-1. */
+  readonly found: Uint8Array;
+  home = 0;
+  phase = 1;
+  stockPtr = 0;
+  readonly waste: Uint8Array;
+  wasteLen = 0;
+  readonly priv: Uint8Array;
+  privLen = 0;
+  pileNext = 0;
+  private hist: Int32Array;
+  histLen = 0;
+
+  constructor(deal: Deal, rules: Rules = deal.rules ?? BOOK) {
+    const size = deal.size;
+    this.deal = deal;
+    this.rules = rules;
+    this.columns = size.columns;
+    this.packs = size.packs;
+    this.ranks = size.ranks;
+    this.height = size.rows + size.ranks + 1;
+    this.total = size.packs * size.ranks * 4;
+    this.stockSize = deal.stock.length;
+    this.building = rules.building === 'pairs' ? 1 : rules.building === 'suit' ? 2 : 0;
+    this.secondDeal = rules.secondDeal === 'privileged';
+    this.privileged = rules.privileged;
+    this.stockCards = Uint8Array.from(deal.stock);
+    this.cols = new Uint8Array(this.columns * this.height);
+    this.len = new Uint8Array(this.columns);
+    this.orig = new Uint8Array(this.columns);
+    this.found = new Uint8Array(4 * this.packs);
+    this.waste = new Uint8Array(Math.max(1, this.stockSize));
+    this.priv = new Uint8Array(8);
+    this.hist = new Int32Array(1024);
+    this.reset();
+  }
+
+  /** Back to the deal's starting position. */
+  reset(): void {
+    const d = this.deal;
+    for (let c = 0; c < this.columns; c++) {
+      const col = d.columns[c]!;
+      for (let i = 0; i < col.length; i++) this.cols[c * this.height + i] = col[i]!;
+      this.len[c] = col.length;
+      this.orig[c] = col.length;
+    }
+    this.found.fill(0);
+    this.home = 0;
+    this.phase = 1;
+    this.stockPtr = 0;
+    this.wasteLen = 0;
+    this.privLen = 0;
+    this.pileNext = 0;
+    this.histLen = 0;
+  }
+
+  get moveCount(): number {
+    return this.histLen >> 1;
+  }
+
+  top(c: number): Card {
+    const l = this.len[c]!;
+    return l === 0 ? 0 : this.cols[c * this.height + l - 1]!;
+  }
+
+  isPairTop(c: number): boolean {
+    const o = this.orig[c]!;
+    return this.building === 1 && this.len[c]! > (o > 0 ? o : 1);
+  }
+
+  wasteTop(): Card {
+    return this.phase === 1 && this.wasteLen > 0 ? this.stockCards[this.waste[this.wasteLen - 1]!]! : 0;
+  }
+
+  privCard(i: number): Card {
+    return this.stockCards[this.priv[i]!]!;
+  }
+
+  /** The next card of the pile (the fifth card), or 0 when the pile is exhausted or in phase 1. */
+  fifthCard(): Card {
+    return this.phase === 2 && this.pileNext < this.wasteLen ? this.stockCards[this.waste[this.pileNext]!]! : 0;
+  }
+
+  canHome(card: Card): boolean {
+    const f = (card >> 4) * this.packs;
+    const want = (card & 15) - 1;
+    const found = this.found;
+    return found[f] === want || (this.packs === 2 && found[f + 1] === want);
+  }
+
+  isWon(): boolean {
+    return this.home === this.total;
+  }
+
+  /** A column that takes `card` as a pair (or a build under building=suit), or -1. `except` is skipped. */
+  buildTarget(card: Card, except: number): number {
+    if (this.building === 0) return -1;
+    const want = card + 1;
+    const h = this.height;
+    for (let d = 0; d < this.columns; d++) {
+      const l = this.len[d]!;
+      if (l === 0 || d === except) continue;
+      if (this.cols[d * h + l - 1] === want && !this.isPairTop(d)) return d;
+    }
+    return -1;
+  }
+
+  firstSpace(): number {
+    for (let d = 0; d < this.columns; d++) if (this.len[d] === 0) return d;
+    return -1;
+  }
+
+  /** Rule 7's condition: does some privileged card have a legal place (foundation, pair, space)? */
+  privilegedCanMove(): boolean {
+    if (this.privLen === 0) return false;
+    if (this.firstSpace() >= 0) return true;
+    for (let i = 0; i < this.privLen; i++) {
+      const card = this.stockCards[this.priv[i]!]!;
+      if (this.canHome(card) || this.buildTarget(card, -1) >= 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Compulsory aces (RULES.md rule 1): writes the moves of free aces to the foundations and
+   * returns how many; 0 when no ace is free.
+   */
+  private aceMoves(out: Int32Array): number {
+    let n = 0;
+    const h = this.height;
+    for (let c = 0; c < this.columns; c++) {
+      const l = this.len[c]!;
+      if (l !== 0) {
+        const card = this.cols[c * h + l - 1]!;
+        if ((card & 15) === 1) out[n++] = c | (DST_FOUNDATION << 6) | (card << 12);
+      }
+    }
+    if (this.phase === 1) {
+      if (this.wasteLen > 0) {
+        const card = this.stockCards[this.waste[this.wasteLen - 1]!]!;
+        if ((card & 15) === 1) out[n++] = SRC_WASTE | (DST_FOUNDATION << 6) | (card << 12);
+      }
+    } else {
+      for (let i = 0; i < this.privLen; i++) {
+        const card = this.stockCards[this.priv[i]!]!;
+        if ((card & 15) === 1) out[n++] = (SRC_PRIV + i) | (DST_FOUNDATION << 6) | (card << 12);
+      }
+    }
+    return n;
+  }
+
+  /** Is any ace free (so that only ace moves are legal)? */
+  aceIsFree(): boolean {
+    const h = this.height;
+    for (let c = 0; c < this.columns; c++) {
+      const l = this.len[c]!;
+      if (l !== 0 && (this.cols[c * h + l - 1]! & 15) === 1) return true;
+    }
+    if (this.phase === 1) return this.wasteLen > 0 && (this.stockCards[this.waste[this.wasteLen - 1]!]! & 15) === 1;
+    for (let i = 0; i < this.privLen; i++) if ((this.stockCards[this.priv[i]!]! & 15) === 1) return true;
+    return false;
+  }
+
+  /**
+   * Moves of one free card: to a foundation, onto another column, into a space. `col` is its
+   * column or -1; `movable` false for the covering card of a pair (foundation only).
+   */
+  private cardMoves(out: Int32Array, n: number, src: number, card: Card, col: number, movable: boolean, lone: boolean, flags: number): number {
+    const head = src | (card << 12);
+    if (this.canHome(card)) out[n++] = head | (DST_FOUNDATION << 6);
+    if (!movable) return n;
+    const h = this.height;
+    if (this.building !== 0) {
+      const want = card + 1;
+      for (let d = 0; d < this.columns; d++) {
+        const l = this.len[d]!;
+        if (l === 0 || d === col) continue;
+        if (this.cols[d * h + l - 1] === want && !this.isPairTop(d)) out[n++] = head | (d << 6);
+      }
+    }
+    if (flags === GEN_ALL) {
+      for (let d = 0; d < this.columns; d++) if (this.len[d] === 0) out[n++] = head | (d << 6);
+    } else if (!lone) {
+      const d = this.firstSpace();
+      if (d >= 0) out[n++] = head | (d << 6);
+    }
+    return n;
+  }
+
+  /**
+   * Writes the legal moves into `out` (at least MAX_MOVES long) and returns their count.
+   * Order: columns' exposed cards, waste top, privileged cards (each: foundation, pairs,
+   * space), then the fifth card, draw, redeal. With GEN_REDUCED only the first space is offered
+   * and a column's only card is not offered a space.
+   */
+  generate(out: Int32Array, flags: number = GEN_ALL): number {
+    let n = this.aceMoves(out);
+    if (n > 0) return n;
+    const h = this.height;
+    for (let c = 0; c < this.columns; c++) {
+      const l = this.len[c]!;
+      if (l === 0) continue;
+      const o = this.orig[c]!;
+      const movable = this.building !== 1 || l <= (o > 0 ? o : 1);
+      n = this.cardMoves(out, n, c, this.cols[c * h + l - 1]!, c, movable, l === 1, flags);
+    }
+    if (this.phase === 1) {
+      if (this.wasteLen > 0) n = this.cardMoves(out, n, SRC_WASTE, this.stockCards[this.waste[this.wasteLen - 1]!]!, -1, true, false, flags);
+      if (this.stockPtr < this.stockSize) out[n++] = SRC_DRAW | (this.stockCards[this.stockPtr]! << 12);
+      else if (this.secondDeal && this.wasteLen > 0) out[n++] = SRC_REDEAL;
+    } else {
+      const before = n;
+      for (let i = 0; i < this.privLen; i++) n = this.cardMoves(out, n, SRC_PRIV + i, this.stockCards[this.priv[i]!]!, -1, true, false, flags);
+      // Rule 7: the fifth card only when no privileged card can move; it goes to a foundation or a pair.
+      // (With flags=GEN_REDUCED the count of privileged moves is still exact about "some place exists",
+      // since a space, when there is one, is always offered to a privileged card.)
+      if (n === before && this.pileNext < this.wasteLen) {
+        const card = this.stockCards[this.waste[this.pileNext]!]!;
+        n = this.cardMoves(out, n, SRC_FIFTH, card, -1, true, false, flags);
+      }
+    }
+    return n;
+  }
+
+  /** Plays a legal packed move (no legality check: use `generate` or the verifier). */
+  apply(m: PackedMove): void {
+    const src = m & 63;
+    const dst = (m >> 6) & 63;
+    const card = m >>> 12;
+    let aux = 0;
+    if (src === SRC_DRAW) {
+      this.waste[this.wasteLen++] = this.stockPtr++;
+    } else if (src === SRC_REDEAL) {
+      this.phase = 2;
+      const k = this.wasteLen < this.privileged ? this.wasteLen : this.privileged;
+      for (let i = 0; i < k; i++) this.priv[i] = this.waste[i]!;
+      this.privLen = k;
+      this.pileNext = k;
+    } else {
+      if (src < SRC_WASTE) {
+        const l = --this.len[src]!;
+        const o = this.orig[src]!;
+        aux = o;
+        if (o > l) this.orig[src] = l;
+      } else if (src === SRC_WASTE) {
+        aux = this.waste[--this.wasteLen]! << 4;
+      } else if (src === SRC_FIFTH) {
+        this.pileNext++;
+      } else {
+        const i = src - SRC_PRIV;
+        const priv = this.priv;
+        aux = priv[i]! << 4;
+        const last = this.privLen - 1;
+        for (let j = i; j < last; j++) priv[j] = priv[j + 1]!;
+        this.privLen = last;
+        if (this.pileNext < this.wasteLen) {
+          priv[this.privLen++] = this.waste[this.pileNext++]!;
+          aux |= 1 << 11;
+        }
+      }
+      if (dst === DST_FOUNDATION) {
+        let f = (card >> 4) * this.packs;
+        if (this.found[f] !== (card & 15) - 1) f++;
+        this.found[f] = card & 15;
+        this.home++;
+        aux |= f << 12;
+      } else {
+        this.cols[dst * this.height + this.len[dst]!++] = card;
+      }
+    }
+    if (this.histLen + 2 > this.hist.length) {
+      const bigger = new Int32Array(this.hist.length * 2);
+      bigger.set(this.hist);
+      this.hist = bigger;
+    }
+    this.hist[this.histLen++] = m;
+    this.hist[this.histLen++] = aux;
+  }
+
+  /** Takes back the last move exactly. */
+  undo(): void {
+    const aux = this.hist[--this.histLen]!;
+    const m = this.hist[--this.histLen]!;
+    const src = m & 63;
+    const dst = (m >> 6) & 63;
+    const card = m >>> 12;
+    if (src === SRC_DRAW) {
+      this.wasteLen--;
+      this.stockPtr--;
+      return;
+    }
+    if (src === SRC_REDEAL) {
+      this.phase = 1;
+      this.privLen = 0;
+      this.pileNext = 0;
+      return;
+    }
+    if (dst === DST_FOUNDATION) {
+      this.found[(aux >> 12) & 7]!--;
+      this.home--;
+    } else {
+      this.len[dst]!--;
+    }
+    if (src < SRC_WASTE) {
+      this.cols[src * this.height + this.len[src]!++] = card;
+      this.orig[src] = aux & 15;
+    } else if (src === SRC_WASTE) {
+      this.waste[this.wasteLen++] = (aux >> 4) & 127;
+    } else if (src === SRC_FIFTH) {
+      this.pileNext--;
+    } else {
+      const i = src - SRC_PRIV;
+      const priv = this.priv;
+      if (aux & (1 << 11)) {
+        this.privLen--;
+        this.pileNext--;
+      }
+      for (let j = this.privLen; j > i; j--) priv[j] = priv[j - 1]!;
+      priv[i] = (aux >> 4) & 127;
+      this.privLen++;
+    }
+  }
+
+  /** The packed moves played so far, oldest first (allocates: not for hot loops). */
+  history(): PackedMove[] {
+    const out: PackedMove[] = [];
+    for (let i = 0; i < this.histLen; i += 2) out.push(this.hist[i]!);
+    return out;
+  }
+
+  /**
+   * What a player who does not know the pile may do when no privileged card can move (rule 7):
+   * turn the fifth card blind. Returns 'none' when the fifth card may not be turned now,
+   * 'lose' when the card turned has no place (the game is over), 'play' when it can be played
+   * (its moves are the SRC_FIFTH moves of `generate`).
+   */
+  blindTurn(): 'none' | 'lose' | 'play' {
+    if (this.phase !== 2 || this.pileNext >= this.wasteLen || this.aceIsFree() || this.privilegedCanMove()) return 'none';
+    const card = this.stockCards[this.waste[this.pileNext]!]!;
+    return this.canHome(card) || this.buildTarget(card, -1) >= 0 ? 'play' : 'lose';
+  }
+
+  /** Every card is in exactly one place: counts of each card code over all places (for tests). */
+  cardCounts(): Map<Card, number> {
+    const counts = new Map<Card, number>();
+    const add = (c: Card) => counts.set(c, (counts.get(c) ?? 0) + 1);
+    for (let c = 0; c < this.columns; c++) for (let i = 0; i < this.len[c]!; i++) add(this.cols[c * this.height + i]!);
+    for (let s = 0; s < 4; s++) for (let k = 0; k < this.packs; k++) for (let r = 1; r <= this.found[s * this.packs + k]!; r++) add((s << 4) | r);
+    if (this.phase === 1) {
+      for (let i = 0; i < this.wasteLen; i++) add(this.stockCards[this.waste[i]!]!);
+      for (let i = this.stockPtr; i < this.stockSize; i++) add(this.stockCards[i]!);
+    } else {
+      for (let i = 0; i < this.privLen; i++) add(this.stockCards[this.priv[i]!]!);
+      for (let i = this.pileNext; i < this.wasteLen; i++) add(this.stockCards[this.waste[i]!]!);
+    }
+    return counts;
+  }
+
+  /** A snapshot of the whole position as a string (tests compare these around undo). */
+  snapshot(): string {
+    const cols: string[] = [];
+    for (let c = 0; c < this.columns; c++) cols.push(`${Array.from(this.cols.subarray(c * this.height, c * this.height + this.len[c]!)).join(',')}/${this.orig[c]}`);
+    return [
+      cols.join(' '),
+      Array.from(this.found).join(','),
+      this.home,
+      this.phase,
+      this.stockPtr,
+      Array.from(this.waste.subarray(0, this.wasteLen)).join(','),
+      Array.from(this.priv.subarray(0, this.privLen)).join(','),
+      this.pileNext,
+    ].join('|');
+  }
+}

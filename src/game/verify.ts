@@ -1,0 +1,135 @@
+import { formatCard, SUIT_SYMBOLS } from './cards.js';
+import { type Deal } from './deal.js';
+import { UserError } from './errors.js';
+import { type ParsedMove, formatMove, formatPlace, parseMove } from './notation.js';
+import { type Rules } from './rules.js';
+import {
+  Game, type PackedMove, DST_FOUNDATION, MAX_MOVES, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, SRC_WASTE, moveCard, moveDst, moveSrc,
+} from './state.js';
+
+/** Why a move that `generate` does not offer is illegal in the current position. */
+export function explainIllegal(g: Game, src: number, dst: number): string {
+  const phase2 = g.phase === 2;
+  if (src === SRC_DRAW) {
+    if (phase2) return 'there is no drawing in the second deal';
+    if (g.stockPtr >= g.stockSize) return 'the stock is empty';
+  } else if (src === SRC_REDEAL) {
+    if (!g.secondDeal) return 'there is no second deal under second-deal=none';
+    if (phase2) return 'the second deal has begun already';
+    if (g.stockPtr < g.stockSize) return `the stock is not empty (${g.stockSize - g.stockPtr} cards left)`;
+    if (g.wasteLen === 0) return 'the waste is empty';
+  } else if (src < SRC_WASTE) {
+    if (g.len[src] === 0) return `column ${formatPlace(src)} is empty`;
+  } else if (src === SRC_WASTE) {
+    if (phase2) return 'there is no waste in the second deal';
+    if (g.wasteLen === 0) return 'the waste is empty';
+  } else if (src === SRC_FIFTH) {
+    if (!phase2) return 'there is no fifth card before the redeal';
+    if (g.pileNext >= g.wasteLen) return 'the pile is exhausted: there is no fifth card';
+  } else {
+    if (!phase2) return 'there are no privileged cards before the redeal';
+    if (src - SRC_PRIV >= g.privLen) return `there is no privileged card ${formatPlace(src)} (${g.privLen} left)`;
+  }
+  const buf = new Int32Array(MAX_MOVES);
+  if (g.aceIsFree()) {
+    const n = g.generate(buf);
+    const aces = Array.from(buf.subarray(0, n), (m) => `${formatPlace(moveSrc(m))} ${formatCard(moveCard(m))}`);
+    return `an ace is free (${aces.join(', ')}): while one is, only free aces may move, to the foundations`;
+  }
+  if (src === SRC_DRAW || src === SRC_REDEAL) return 'not a legal move';
+  const card =
+    src < SRC_WASTE ? g.top(src) : src === SRC_WASTE ? g.wasteTop() : src === SRC_FIFTH ? g.fifthCard() : g.privCard(src - SRC_PRIV);
+  const name = formatCard(card);
+  if (src === SRC_FIFTH && g.privilegedCanMove())
+    return 'the fifth card may be turned only when no privileged card can move (to a foundation, a pair or a space)';
+  if (dst === DST_FOUNDATION) {
+    const s = card >> 4;
+    const tops: string[] = [];
+    for (let k = 0; k < g.packs; k++) tops.push(String(g.found[s * g.packs + k]));
+    return `${name} cannot go to a foundation (the ${SUIT_SYMBOLS[s]} foundations stand at rank ${tops.join(' and ')})`;
+  }
+  if (dst === src) return 'a card cannot move onto its own column';
+  if (src < SRC_WASTE && g.isPairTop(src)) return `${name} is the covering card of a pair: it may go only to a foundation`;
+  if (g.len[dst] === 0) {
+    if (src === SRC_FIFTH) return 'the fifth card goes only to a foundation or onto a pair';
+    return 'not a legal move';
+  }
+  const onto = formatCard(g.top(dst));
+  if (g.building === 0) return `building=none: no card may be placed on a non-empty column (${formatPlace(dst)} holds ${onto})`;
+  if (g.isPairTop(dst)) return `${formatPlace(dst)} holds a pair (${onto} on top): nothing may be placed on a pair`;
+  return `${name} cannot be placed on ${onto} (same suit, one rank lower only)`;
+}
+
+/** Finds the legal move matching a parsed one; throws UserError with the reason when there is none. */
+export function resolveMove(g: Game, p: ParsedMove, buf: Int32Array = new Int32Array(MAX_MOVES)): PackedMove {
+  const n = g.generate(buf);
+  for (let i = 0; i < n; i++) {
+    const m = buf[i]!;
+    const ms = moveSrc(m);
+    if (ms !== p.src) continue;
+    if (ms !== SRC_DRAW && ms !== SRC_REDEAL && moveDst(m) !== p.dst) continue;
+    if (p.card >= 0 && moveCard(m) !== p.card)
+      throw new UserError(
+        p.src === SRC_DRAW
+          ? `the card turned is ${formatCard(moveCard(m))}, not ${formatCard(p.card)}`
+          : `the move moves ${formatCard(moveCard(m))}, not ${formatCard(p.card)}`,
+      );
+    return m;
+  }
+  throw new UserError(explainIllegal(g, p.src, p.dst));
+}
+
+export interface ReplayResult {
+  /** Moves played (legal ones). */
+  readonly played: number;
+  readonly won: boolean;
+  readonly home: number;
+  readonly total: number;
+  /** The first bad move: its number (1-based), text, and why. */
+  readonly error?: { readonly index: number; readonly line: number; readonly text: string; readonly reason: string };
+  readonly game: Game;
+}
+
+/**
+ * Replays a solution text on a fresh game. Stops at the first move that cannot be read, is
+ * illegal, or names the wrong card. Used by `verify`, by `moves --after`, and before any
+ * solution is printed.
+ */
+export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
+  const g = new Game(deal, rules);
+  const buf = new Int32Array(MAX_MOVES);
+  const lines = text.split(/\r?\n/);
+  let index = 0;
+  for (let i = 0; i < lines.length; i++) {
+    let p: ParsedMove | null;
+    let raw = lines[i]!.replace(/#.*/, '').trim();
+    try {
+      p = parseMove(lines[i]!, g.columns, g.privileged, g.ranks);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      index++;
+      return { played: index - 1, won: false, home: g.home, total: g.total, error: { index, line: i + 1, text: raw.split(/\s+/)[0]!, reason: e.message }, game: g };
+    }
+    if (!p) continue;
+    index++;
+    try {
+      g.apply(resolveMove(g, p, buf));
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      return { played: index - 1, won: false, home: g.home, total: g.total, error: { index, line: i + 1, text: p.text, reason: e.message }, game: g };
+    }
+  }
+  return { played: index, won: g.isWon(), home: g.home, total: g.total, game: g };
+}
+
+/** The verifier's one-line verdict: `valid: won in K moves` or `invalid: ...`. */
+export function verifyText(r: ReplayResult): string {
+  if (r.error) return `invalid: move ${r.error.index} '${r.error.text}': ${r.error.reason}`;
+  if (!r.won) return `invalid: the solution stops after ${r.played} moves with ${r.home} of ${r.total} cards home`;
+  return `valid: won in ${r.played} moves`;
+}
+
+/** Replays packed moves (a solver's solution) and says whether they win: the check before printing. */
+export function verifyMoves(deal: Deal, rules: Rules, moves: readonly PackedMove[]): ReplayResult {
+  return replay(deal, rules, moves.map(formatMove).join('\n'));
+}
