@@ -1,0 +1,39 @@
+import { type Command } from 'commander';
+import { replay, verifyText } from '../../game/index.js';
+import { type DealSourceOptions, EXIT_INVALID, addDealOptions, examples, out, readTextFile, resolveDeal, run, stdinOnce } from '../common.js';
+
+export interface VerifyOptions extends DealSourceOptions {
+  solution: string;
+}
+
+export function registerVerify(program: Command): void {
+  const cmd = program
+    .command('verify')
+    .description('replay a solution on a deal and say whether it wins (exit 0 valid, 1 invalid)');
+  addDealOptions(cmd)
+    .requiredOption('--solution <file>', "the solution: one move a line in RULES.md notation, e.g. 'c3>f 5S' ('-' reads stdin)")
+    .addHelpText(
+      'after',
+      examples(
+        'limited verify 1 --solution moves.txt',
+        'limited verify --deal game.txt --solution moves.txt',
+        'limited verify 7 --size 1x5,4x3 --solution - < moves.txt',
+      ) +
+        '\nPrints one line and exits 0 when the solution wins, 1 when it does not:\n' +
+        '  valid: won in K moves\n' +
+        "  invalid: move K 'c3>f': <why the move is illegal, or names the wrong card>\n" +
+        '  invalid: the solution stops after K moves with H of 104 cards home\n' +
+        'Moves (RULES.md): draw, redeal, SRC>DST with SRC c1..c12, w (waste), p1..p4 (privileged),\n' +
+        'n (fifth card) and DST f (foundation) or c1..c12, each optionally followed by its card;\n' +
+        "'#' starts a comment. 'limited moves N --after FILE' lists what may come next.\n",
+    )
+    .action(
+      run((n: string | undefined, o: VerifyOptions) => {
+        stdinOnce({ '--deal': o.deal, '--solution': o.solution });
+        const r = resolveDeal(n, o);
+        const result = replay(r.deal, r.rules, readTextFile(o.solution, 'solution file'));
+        out(verifyText(result));
+        if (!result.won || result.error) process.exitCode = EXIT_INVALID;
+      }),
+    );
+}

@@ -1,0 +1,198 @@
+/**
+ * Pieces shared by the commands: where a deal comes from (the deal-source options), reading
+ * files, colour, and `run`, the wrapper that turns errors into exit statuses:
+ *   0 done; 1 a negative answer (an invalid solution); 2 bad input (one line on stderr);
+ *   70 a bug (the stack on stderr).
+ */
+import { readFileSync } from 'node:fs';
+import { type Command, CommanderError } from 'commander';
+import {
+  type Deal, type Rules, type Size, BOOK, FULL_SIZE, UserError, dealFromNumber, formatSize, parseDealFile, parseDealNumber,
+  parseRules, parseSize, sizeEqual,
+} from '../game/index.js';
+
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_BUG = 70;
+
+// ---------------------------------------------------------------------------------------
+// Deal sources
+
+/** The parsed options of a command that takes a deal (what commander gives the action). */
+export interface DealSourceOptions {
+  deal?: string;
+  rules?: string;
+  size?: string;
+  // A new source's option goes here too (e.g. `pysol?: string`).
+}
+
+/** A deal ready to play: the deal, the rules to play it by, and how to name it to the user. */
+export interface ResolvedDeal {
+  readonly deal: Deal;
+  readonly rules: Rules;
+  /** `deal 1`, `deal file game.txt (deal 1)`. */
+  readonly label: string;
+}
+
+/** One way of naming a deal. Exactly one source must be given on a command line. */
+interface DealSource {
+  /** How the user gives it, for messages: `a deal number N`, `--deal FILE`. */
+  readonly label: string;
+  /** Adds the source's option to a command (the deal number is the positional argument instead). */
+  readonly addOption?: (cmd: Command) => void;
+  /** Did the user give this source? */
+  readonly given: (n: string | undefined, o: DealSourceOptions) => boolean;
+  /**
+   * Makes the deal. `size` is `--size` when given: a source that fixes its own size must
+   * reject a `--size` that disagrees. A deal may carry `rules` (the default when no --rules).
+   */
+  readonly load: (n: string | undefined, o: DealSourceOptions, size: Size | undefined) => { deal: Deal; label: string };
+}
+
+/**
+ * The deal sources, in the order they are listed in help and messages. THE place to add a
+ * source (e.g. `--pysol GAME`): one entry here (its option, test and loader) and its field in
+ * DealSourceOptions; `addDealOptions` and `resolveDeal` pick it up.
+ */
+const DEAL_SOURCES: readonly DealSource[] = [
+  {
+    label: 'a deal number N',
+    given: (n) => n !== undefined,
+    load: (n, _o, size) => {
+      const number = parseDealNumber(n!);
+      return { deal: dealFromNumber(number, size ?? FULL_SIZE), label: `deal ${number}` };
+    },
+  },
+  {
+    label: '--deal FILE',
+    addOption: (cmd) => cmd.option('--deal <file>', "read the deal from a deal file (RULES.md format; '-' reads stdin)"),
+    given: (_n, o) => o.deal !== undefined,
+    load: (_n, o, size) => {
+      const file = o.deal!;
+      const name = file === '-' ? '<stdin>' : file;
+      const deal = parseDealFile(readTextFile(file, 'deal file'), name);
+      if (size && !sizeEqual(size, deal.size))
+        throw new UserError(`--size ${formatSize(size)} disagrees with ${name}, which has size ${formatSize(deal.size)}`);
+      return { deal, label: `deal file ${name}${deal.source !== undefined ? ` (deal ${deal.source})` : ''}` };
+    },
+  },
+];
+
+/** `a deal number N or --deal FILE`, from the table above. */
+function sourceList(joiner: string): string {
+  const labels = DEAL_SOURCES.map((s) => s.label);
+  return labels.length <= 1 ? labels.join('') : `${labels.slice(0, -1).join(', ')} ${joiner} ${labels[labels.length - 1]}`;
+}
+
+/** Adds the positional deal number, every deal source's option, --rules and --size to a command. */
+export function addDealOptions(cmd: Command): Command {
+  const others = DEAL_SOURCES.filter((s) => s.addOption).map((s) => s.label);
+  cmd.argument('[N]', `deal number, 0 to 2^53-1 (or instead: ${others.join(' or ')})`);
+  for (const s of DEAL_SOURCES) s.addOption?.(cmd);
+  cmd.option('--rules <rules>', "a preset (book, pysol) and/or option=value words, e.g. 'pysol' or 'building=none privileged=2' (default: the deal file's rules: line, else book)");
+  cmd.option('--size <size>', "deck and layout DxR,CxW (packs x ranks, columns x rows) of a numbered deal, e.g. '1x5,4x3' (default 2x13,12x3; a deal file has its own)");
+  return cmd;
+}
+
+/** Resolves the deal-source options of `addDealOptions` to a deal and its rules. Throws UserError. */
+export function resolveDeal(n: string | undefined, o: DealSourceOptions): ResolvedDeal {
+  const given = DEAL_SOURCES.filter((s) => s.given(n, o));
+  if (given.length === 0) throw new UserError(`no deal given: give ${sourceList('or')}`);
+  if (given.length > 1) throw new UserError(`give only one deal: got ${given.map((s) => s.label).join(' and ')}`);
+  const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : undefined;
+  const rulesOption = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : undefined;
+  const { deal, label } = given[0]!.load(n, o, size);
+  return { deal, rules: rulesOption ?? deal.rules ?? BOOK, label };
+}
+
+/** Runs a parser, putting the option's name in front of its error message. */
+function prefixed<T>(option: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof UserError) {
+      // `size '3x4' is not ...` reads `--size '3x4' is not ...`.
+      const word = option.replace(/^--/, '');
+      throw new UserError(e.message.startsWith(word + ' ') ? `--${e.message}` : `${option}: ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Files, output, colour
+
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** Reads a text file ('-' is stdin); an unreadable file is a UserError naming it. */
+export function readTextFile(path: string, what: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code !== undefined ? READ_ERRORS[code] : undefined;
+    if (why) throw new UserError(`cannot read ${what} '${path}': ${why}`);
+    throw e;
+  }
+}
+
+/** At most one file option may be '-' (stdin can be read once): throws UserError otherwise. */
+export function stdinOnce(options: Record<string, string | undefined>): void {
+  const dashes = Object.entries(options).filter(([, v]) => v === '-').map(([k]) => `${k} -`);
+  if (dashes.length > 1) throw new UserError(`${dashes.join(' and ')} cannot both read stdin`);
+}
+
+export function out(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
+/** Colour on stdout: only on a terminal, and not when NO_COLOR is set (non-empty, as no-color.org says). */
+export function stdoutColor(): boolean {
+  return process.stdout.isTTY === true && !process.env['NO_COLOR'];
+}
+
+/** A command's help epilogue: `Examples:` and the lines given. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors and exit statuses
+
+/**
+ * Reports an error and sets the exit status: a UserError or a commander usage error is one
+ * line `limited: message` (status 2); anything else is a bug (its stack, status 70).
+ */
+export function reportError(e: unknown): void {
+  if (e instanceof UserError) {
+    process.stderr.write(`limited: ${oneLine(e.message)}\n`);
+    process.exitCode = EXIT_USAGE;
+  } else if (e instanceof CommanderError) {
+    // Commander has already printed its message (see configureOutput in main.ts).
+    process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else {
+    process.stderr.write(`limited: internal error (this is a bug, please report it):\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = EXIT_BUG;
+  }
+}
+
+export function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}
+
+/** Wraps a command action so that its errors end in `reportError` (and no unhandled rejection). */
+export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await action(...args);
+    } catch (e) {
+      reportError(e);
+    }
+  };
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * The `limited` command line. Each command lives in commands/<name>.ts and registers itself
+ * here; shared pieces (deal sources, errors and exit statuses) are in common.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { examples, oneLine, reportError } from './common.js';
+import { registerDeal } from './commands/deal.js';
+import { registerMoves } from './commands/moves.js';
+import { registerShow } from './commands/show.js';
+import { registerStart } from './commands/start.js';
+import { registerVerify } from './commands/verify.js';
+
+/** The commands, in the order `limited --help` lists them. */
+const COMMANDS: readonly ((program: Command) => void)[] = [registerStart, registerDeal, registerShow, registerMoves, registerVerify];
+
+function packageVersion(): string {
+  // dist/src/cli/main.js -> the package root, three levels up.
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** A commander error message as one line: `limited: unknown option '--x' (see 'limited show --help')`. */
+function usageLine(helpHint: string) {
+  return (str: string, write: (s: string) => void) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see '${helpHint}')\n`);
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('limited')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .description(
+      'Solver and win-rate research tool for Limited, a two-deck patience of the Napoleon at St Helena family: ' +
+        '12 columns of 3, cards built in pairs, one limited second deal through 4 privileged cards.',
+    )
+    .exitOverride()
+    .configureOutput({ outputError: usageLine('limited --help') })
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      examples(
+        'limited show 1                            # deal 1 as a player sees it',
+        'limited moves 1                           # its legal moves, in move notation',
+        'limited deal 1 > deal1.txt                # as a deal file',
+        'limited verify 1 --solution moves.txt     # check a solution',
+      ) +
+        "\nEach command has its own help with examples: 'limited COMMAND --help'.\n" +
+        'Deals: a deal number N (0 to 2^53-1, the same deal for ever) or --deal FILE.\n' +
+        'Exit status: 0 ok, 1 invalid solution, 2 bad input (one line on stderr), 70 internal error.\n',
+    );
+  for (const register of COMMANDS) register(program);
+  for (const cmd of program.commands) cmd.configureOutput({ outputError: usageLine(`limited ${cmd.name()} --help`) });
+  return program;
+}
+
+// Output piped into `head` and the like: stop quietly when the reader goes away.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (e) {
+  reportError(e);
+}

@@ -1,0 +1,230 @@
+/**
+ * The command line, end to end: spawns the built CLI (dist/src/cli/main.js, which `npm test`
+ * builds first) and checks outputs and exit statuses.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Deal, Game, MAX_MOVES, PYSOL, BOOK, dealFromNumber, formatDealFile, formatMove, formatSolution, parseDealFile, parseSize,
+} from '../src/game/index.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], input?: string): Result {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let dir = '';
+const file = (name: string, text: string): string => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+/** A winning solution for a small deal, found by seeded random playouts. */
+function smallWin(): { n: number; size: string; solution: string; moves: number } {
+  const size = '1x5,4x3';
+  const rng = seedrandom('cli test');
+  const buf = new Int32Array(MAX_MOVES);
+  for (let n = 1; n < 500; n++) {
+    const g = new Game(dealFromNumber(n, parseSize(size)), BOOK);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      g.reset();
+      for (let k = 0; k < 200; k++) {
+        const count = g.generate(buf);
+        if (count === 0) break;
+        g.apply(buf[Math.floor(rng() * count)]!);
+      }
+      if (g.isWon()) return { n, size, solution: formatSolution(g.history(), `deal ${n}, size ${size}`), moves: g.moveCount };
+    }
+  }
+  throw new Error('no random win found on small deals');
+}
+
+/** The legal moves of the start of a deal, as `moves` should print them. */
+function startMoves(deal: Deal): string[] {
+  const g = new Game(deal, BOOK);
+  const buf = new Int32Array(MAX_MOVES);
+  return Array.from(buf.subarray(0, g.generate(buf)), formatMove);
+}
+
+/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
+function expectUsageError(r: Result, pattern?: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^limited: \S/);
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  if (pattern) expect(lines[0]).toMatch(pattern);
+}
+
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build; npm test does it)`);
+  dir = mkdtempSync(join(tmpdir(), 'limited-cli-'));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('deal', () => {
+  it('prints deal 1 as a deal file that parses back to deal 1', () => {
+    const r = cli(['deal', '1']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(parseDealFile(r.stdout)).toEqual(dealFromNumber(1));
+    expect(r.stdout).not.toMatch(/^rules:/m);
+  });
+
+  it('writes the rules and size lines for --rules and --size', () => {
+    const r = cli(['deal', '3', '--size', '1x5,4x3', '--rules', 'pysol']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^rules: pysol$/m);
+    expect(r.stdout).toMatch(/^size: 1x5 4x3$/m);
+    const parsed = parseDealFile(r.stdout);
+    expect(parsed.rules).toEqual(PYSOL);
+    expect(parsed.columns).toEqual(dealFromNumber(3, parseSize('1x5 4x3')).columns);
+    // The size also reads with a space.
+    expect(cli(['deal', '3', '--size', '1x5 4x3', '--rules', 'pysol']).stdout).toBe(r.stdout);
+  });
+});
+
+describe('show and moves', () => {
+  it('shows deal 1 by number and from a file, without colour when stdout is not a terminal', () => {
+    const byNumber = cli(['show', '1']);
+    expect(byNumber.status).toBe(0);
+    expect(byNumber.stdout).toMatch(/^c1 {2}c2 .* c12$/m);
+    expect(byNumber.stdout).toMatch(/^Stock +68 cards$/m);
+    expect(byNumber.stdout).toMatch(/0 of 104 cards home/);
+    expect(byNumber.stdout).not.toContain('\x1b[');
+    // The bottom row holds the exposed cards, with suit symbols.
+    const exposed = dealFromNumber(1).columns.map((c) => c[2]!);
+    expect(byNumber.stdout).toContain(['♠', '♥', '♦', '♣'][exposed[0]! >> 4]);
+    const f = file('deal1.txt', formatDealFile(dealFromNumber(1)));
+    const byFile = cli(['show', '--deal', f]);
+    expect(byFile.status).toBe(0);
+    expect(byFile.stdout.split('\n').slice(1)).toEqual(byNumber.stdout.split('\n').slice(1));
+  });
+
+  it('lists the legal moves by number and from a file', () => {
+    const want = startMoves(dealFromNumber(1));
+    const byNumber = cli(['moves', '1']);
+    expect(byNumber.status).toBe(0);
+    expect(byNumber.stdout.trimEnd().split('\n')).toEqual(want);
+    const f = file('deal1m.txt', formatDealFile(dealFromNumber(1)));
+    expect(cli(['moves', '--deal', f]).stdout).toBe(byNumber.stdout);
+  });
+
+  it('start shows deal 1 and its moves', () => {
+    const r = cli(['start']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Deal 1');
+    expect(r.stdout).toContain('Legal moves:');
+    for (const m of startMoves(dealFromNumber(1))) expect(r.stdout).toContain(`  ${m}\n`);
+  });
+
+  it('every command has help with an example', () => {
+    for (const c of ['deal', 'show', 'moves', 'verify', 'start']) {
+      const r = cli([c, '--help']);
+      expect(r.status, c).toBe(0);
+      expect(r.stdout, c).toContain(`Usage: limited ${c}`);
+      expect(r.stdout, c).toMatch(new RegExp(`Examples:\\n {2}limited ${c}`));
+    }
+  });
+});
+
+describe('verify', () => {
+  const win = smallWin();
+
+  it('accepts a winning solution (file and stdin), and show/moves replay it', () => {
+    const f = file('win.txt', win.solution);
+    const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
+    expect(r.stdout).toBe(`valid: won in ${win.moves} moves\n`);
+    expect(r.status).toBe(0);
+    const viaStdin = cli(['verify', String(win.n), '--size', win.size, '--solution', '-'], win.solution);
+    expect(viaStdin.stdout).toBe(r.stdout);
+    expect(viaStdin.status).toBe(0);
+    expect(cli(['moves', String(win.n), '--size', win.size, '--after', f]).stdout).toMatch(/^no legal moves: the game is won/);
+    const shown = cli(['show', String(win.n), '--size', win.size, '--after', f]);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain(`after ${win.moves} moves`);
+    expect(shown.stdout).toContain('20 of 20 cards home');
+  });
+
+  it('rejects an illegal move with its number and reason (exit 1), in verify and in moves --after', () => {
+    // Three moves of the winning solution, then one that is never legal.
+    const lines = win.solution.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const half = lines.slice(0, 3);
+    const bad = [...half, 'c1>c1', ...lines.slice(3)].join('\n');
+    const f = file('bad.txt', bad);
+    const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^invalid: move 4 'c1>c1': .+\n$/);
+    const m = cli(['moves', String(win.n), '--size', win.size, '--after', f]);
+    expect(m.status).toBe(1);
+    expect(m.stderr).toBe(r.stdout);
+  });
+
+  it('rejects a solution that stops before the end (exit 1)', () => {
+    const lines = win.solution.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const f = file('short.txt', lines.slice(0, 2).join('\n'));
+    const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^invalid: the solution stops after 2 moves/);
+  });
+});
+
+describe('bad input: exit 2, one line, no stack', () => {
+  it('a missing file names the path', () => {
+    const missing = join(dir, 'no-such-deal.txt');
+    expectUsageError(cli(['show', '--deal', missing]), new RegExp(`cannot read deal file '${missing}': no such file`));
+    expectUsageError(cli(['verify', '1', '--solution', join(dir, 'nope.txt')]), /nope\.txt/);
+    expectUsageError(cli(['show', '--deal', dir]), /directory/);
+  });
+
+  it('a malformed deal file names the file and the line', () => {
+    const text = formatDealFile(dealFromNumber(2)).replace(/^row 2: (\S+)/m, 'row 2: ZZ');
+    const f = file('bad-deal.txt', text); // line 1 deal:, 2 size:, 3 row 1, 4 row 2
+    expectUsageError(cli(['show', '--deal', f]), new RegExp(`${f.replace(/[.]/g, '\\.')}:4: unknown card 'ZZ'`));
+    const g = file('bad-line.txt', formatDealFile(dealFromNumber(2)) + 'hello\n');
+    expectUsageError(cli(['moves', '--deal', g]), /bad-line\.txt:\d+: /);
+  });
+
+  it('a bad deal number', () => {
+    for (const n of ['-1', 'abc', '9007199254740992', '1.5']) expectUsageError(cli(['show', n]), /deal number/);
+  });
+
+  it('unknown rules, bad size, a size that disagrees with the file', () => {
+    expectUsageError(cli(['show', '1', '--rules', 'freecell']), /--rules/);
+    expectUsageError(cli(['deal', '1', '--rules', 'building=towers']), /building/);
+    expectUsageError(cli(['show', '1', '--size', '3x4']), /--size/);
+    expectUsageError(cli(['show', '1', '--size', '2x13,40x3']), /columns/);
+    const f = file('deal4.txt', formatDealFile(dealFromNumber(4)));
+    expectUsageError(cli(['show', '--deal', f, '--size', '1x5,4x3']), /disagrees/);
+  });
+
+  it('both a number and --deal, or neither', () => {
+    const f = file('deal5.txt', formatDealFile(dealFromNumber(5)));
+    expectUsageError(cli(['show', '5', '--deal', f]), /only one deal/);
+    expectUsageError(cli(['moves']), /no deal given/);
+    expectUsageError(cli(['verify', '--solution', f]), /no deal given/);
+  });
+
+  it('commander usage errors', () => {
+    expectUsageError(cli(['show', '1', '--frobnicate']), /unknown option/);
+    expectUsageError(cli(['verify', '1']), /--solution/);
+    expectUsageError(cli(['shwo', '1']), /unknown command/);
+  });
+});
