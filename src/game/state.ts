@@ -82,6 +82,11 @@ export class Game {
   readonly waste: Uint8Array;
   wasteLen = 0;
   readonly priv: Uint8Array;
+  /**
+   * Bit i set while stock position i is in the waste (phase 1) or in the privileged row or the
+   * pile (phase 2); kept up to date by apply/undo so the solver's key can copy it.
+   */
+  readonly inPlayMask: Uint32Array;
   privLen = 0;
   pileNext = 0;
   private hist: Int32Array;
@@ -107,6 +112,7 @@ export class Game {
     this.found = new Uint8Array(4 * this.packs);
     this.waste = new Uint8Array(Math.max(1, this.stockSize));
     this.priv = new Uint8Array(8);
+    this.inPlayMask = new Uint32Array(((this.stockSize + 31) >>> 5) + 1);
     this.hist = new Int32Array(1024);
     this.reset();
   }
@@ -127,6 +133,7 @@ export class Game {
     this.wasteLen = 0;
     this.privLen = 0;
     this.pileNext = 0;
+    this.inPlayMask.fill(0);
     this.histLen = 0;
   }
 
@@ -305,7 +312,9 @@ export class Game {
     const card = m >>> 12;
     let aux = 0;
     if (src === SRC_DRAW) {
-      this.waste[this.wasteLen++] = this.stockPtr++;
+      const p = this.stockPtr++;
+      this.waste[this.wasteLen++] = p;
+      this.inPlayMask[p >>> 5]! |= 1 << (p & 31);
     } else if (src === SRC_REDEAL) {
       this.phase = 2;
       const k = this.wasteLen < this.privileged ? this.wasteLen : this.privileged;
@@ -319,13 +328,18 @@ export class Game {
         aux = o;
         if (o > l) this.orig[src] = l;
       } else if (src === SRC_WASTE) {
-        aux = this.waste[--this.wasteLen]! << 4;
+        const p = this.waste[--this.wasteLen]!;
+        aux = p << 4;
+        this.inPlayMask[p >>> 5]! &= ~(1 << (p & 31));
       } else if (src === SRC_FIFTH) {
-        this.pileNext++;
+        const p = this.waste[this.pileNext++]!;
+        this.inPlayMask[p >>> 5]! &= ~(1 << (p & 31));
       } else {
         const i = src - SRC_PRIV;
         const priv = this.priv;
-        aux = priv[i]! << 4;
+        const p = priv[i]!;
+        aux = p << 4;
+        this.inPlayMask[p >>> 5]! &= ~(1 << (p & 31));
         const last = this.privLen - 1;
         for (let j = i; j < last; j++) priv[j] = priv[j + 1]!;
         this.privLen = last;
@@ -362,7 +376,8 @@ export class Game {
     const card = m >>> 12;
     if (src === SRC_DRAW) {
       this.wasteLen--;
-      this.stockPtr--;
+      const p = --this.stockPtr;
+      this.inPlayMask[p >>> 5]! &= ~(1 << (p & 31));
       return;
     }
     if (src === SRC_REDEAL) {
@@ -381,9 +396,12 @@ export class Game {
       this.cols[src * this.height + this.len[src]!++] = card;
       this.orig[src] = aux & 15;
     } else if (src === SRC_WASTE) {
-      this.waste[this.wasteLen++] = (aux >> 4) & 127;
+      const p = (aux >> 4) & 127;
+      this.waste[this.wasteLen++] = p;
+      this.inPlayMask[p >>> 5]! |= 1 << (p & 31);
     } else if (src === SRC_FIFTH) {
-      this.pileNext--;
+      const p = this.waste[--this.pileNext]!;
+      this.inPlayMask[p >>> 5]! |= 1 << (p & 31);
     } else {
       const i = src - SRC_PRIV;
       const priv = this.priv;
@@ -392,8 +410,10 @@ export class Game {
         this.pileNext--;
       }
       for (let j = this.privLen; j > i; j--) priv[j] = priv[j - 1]!;
-      priv[i] = (aux >> 4) & 127;
+      const p = (aux >> 4) & 127;
+      priv[i] = p;
       this.privLen++;
+      this.inPlayMask[p >>> 5]! |= 1 << (p & 31);
     }
   }
 

@@ -1,0 +1,61 @@
+import { type Game } from '../game/state.js';
+
+/**
+ * A heuristic scores a position for best-first search: higher is more promising. It reads the
+ * game (typed arrays: `cols`, `len`, `orig`, `found`, `home`, waste/pile fields) and must not
+ * allocate or change it. Scores must be finite numbers in [-2^20, 2^20].
+ */
+export type Heuristic = (g: Game) => number;
+
+/** Cards home, nothing else. */
+export const home: Heuristic = (g) => g.home;
+
+/**
+ * Cards home, less the cards that lie above (are blocked by) a lower card of their own suit in
+ * the same column: such a card can only go home after that lower card has left the column.
+ */
+export const buried: Heuristic = (g) => {
+  const h = g.height;
+  let blocked = 0;
+  for (let c = 0; c < g.columns; c++) {
+    const l = g.len[c]!;
+    const base = c * h;
+    for (let i = 0; i < l - 1; i++) {
+      const x = g.cols[base + i]!;
+      for (let j = i + 1; j < l; j++) {
+        const y = g.cols[base + j]!;
+        if (y >> 4 === x >> 4 && (y & 15) < (x & 15)) {
+          blocked++;
+          break;
+        }
+      }
+    }
+  }
+  return 4 * g.home - 3 * blocked;
+};
+
+/**
+ * Cards home, plus spaces and original cards uncovered: favours positions with room to move.
+ */
+export const mobility: Heuristic = (g) => {
+  let spaces = 0;
+  let dealtLeft = 0;
+  for (let c = 0; c < g.columns; c++) {
+    if (g.len[c] === 0) spaces++;
+    dealtLeft += g.orig[c]!;
+  }
+  return 4 * g.home + 3 * spaces - dealtLeft;
+};
+
+/** The default: `buried` plus a small weight for spaces and the dealt cards already cleared. */
+export const blend: Heuristic = (g) => {
+  let spaces = 0;
+  let dealtLeft = 0;
+  for (let c = 0; c < g.columns; c++) {
+    if (g.len[c] === 0) spaces++;
+    dealtLeft += g.orig[c]!;
+  }
+  return buried(g) + 2 * spaces - dealtLeft;
+};
+
+export const HEURISTICS: Readonly<Record<string, Heuristic>> = { blend, home, buried, mobility };

@@ -1,0 +1,295 @@
+import FastPriorityQueue from 'fastpriorityqueue';
+import { type Deal } from '../game/deal.js';
+import { type Rules } from '../game/rules.js';
+import {
+  Game, type PackedMove, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE,
+} from '../game/state.js';
+import { verifyMoves } from '../game/verify.js';
+import { type Heuristic, HEURISTICS } from './heuristics.js';
+import { KeyPacker } from './key.js';
+import { FULL, TranspositionTable } from './table.js';
+
+export type Verdict = 'won' | 'unsolvable' | 'unknown';
+export type SearchKind = 'dfs' | 'best';
+
+export interface SolveOptions {
+  readonly search: SearchKind;
+  /** Name of a built-in heuristic (best-first), or a function. */
+  readonly heuristic: string | Heuristic;
+  readonly maxNodes: number;
+  readonly maxSeconds: number;
+  readonly maxMemoryMB: number;
+  /**
+   * The draw discipline (sound; see `childMoves`): after a draw only another draw, a move of
+   * the waste top, or the redeal. Off only for cross-checks.
+   */
+  readonly drawDiscipline: boolean;
+  /** GEN_REDUCED: first space only, no lone card into a space (sound; see state.ts). */
+  readonly reducedSpaces: boolean;
+}
+
+export const DEFAULT_OPTIONS: SolveOptions = {
+  search: 'dfs',
+  heuristic: 'blend',
+  maxNodes: 5_000_000,
+  maxSeconds: Infinity,
+  maxMemoryMB: 2048,
+  drawDiscipline: true,
+  reducedSpaces: true,
+};
+
+export interface SolveResult {
+  readonly verdict: Verdict;
+  /** Why the search stopped short: 'nodes', 'time' or 'memory' (unknown only). */
+  readonly limit?: 'nodes' | 'time' | 'memory';
+  readonly nodes: number;
+  readonly states: number;
+  readonly seconds: number;
+  readonly bytesPerState: number;
+  /** Most cards home in any position searched. */
+  readonly bestHome: number;
+  /** The winning moves, replayed by the verifier before they are returned. */
+  readonly moves: PackedMove[] | null;
+}
+
+/** A solution that fails to verify: a bug in the solver (the CLI exits 3). */
+export class SolutionError extends Error {
+  override readonly name = 'SolutionError';
+}
+
+const TIME_CHECK = 1023;
+
+/**
+ * Solves one deal with perfect information. One Solver can be reused for many deals of the
+ * same size and rules (its buffers are kept; the table is rebuilt per deal).
+ */
+export class Solver {
+  private g!: Game;
+  private packer!: KeyPacker;
+  private keyBuf = new Uint32Array(64);
+  private gen = new Int32Array(MAX_MOVES);
+  private scores = new Int32Array(MAX_MOVES);
+  // DFS stacks
+  private moveStack = new Int32Array(1 << 16);
+  private frameEnd = new Int32Array(1 << 12);
+  private frameCursor = new Int32Array(1 << 12);
+  private frameDrew = new Uint8Array(1 << 12);
+
+  solve(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}): SolveResult {
+    const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts };
+    this.g = new Game(deal, rules);
+    this.packer = new KeyPacker(this.g);
+    if (this.keyBuf.length < this.packer.words * 2) this.keyBuf = new Uint32Array(this.packer.words * 2);
+    const t0 = performance.now();
+    const r = o.search === 'best' ? this.bestFirst(o, t0) : this.dfs(o, t0);
+    const seconds = (performance.now() - t0) / 1000;
+    let moves = r.moves;
+    if (r.verdict === 'won') {
+      const check = verifyMoves(deal, rules, moves!);
+      if (!check.won) throw new SolutionError(`solver produced a solution that does not verify: ${check.error ? `move ${check.error.index}: ${check.error.reason}` : 'stops short'}`);
+    } else moves = null;
+    return { ...r, moves, seconds };
+  }
+
+  /**
+   * The moves the search tries from the current position, written to `out` from `at`, in the
+   * order to try them; returns the count.
+   *
+   * Draw discipline (sound): a draw changes only the stock and the waste, and a move that does
+   * not involve the waste top changes neither, so in any winning line a draw followed by such
+   * a move X can be swapped to X then the draw. X is legal before the draw: the waste top
+   * before it was no ace (else the draw was illegal), layout aces are the same, and X needs
+   * nothing from the waste. The draw is legal after X unless X freed a layout ace; then the
+   * compulsory ace moves that follow X swap the same way. Repeating the swaps gives a winning
+   * line in which every draw is followed by a draw, a move of the waste top, or the redeal,
+   * so after a draw only those are tried. (The flag is part of the key.)
+   */
+  private childMoves(out: Int32Array, at: number, justDrew: boolean, o: SolveOptions): number {
+    const g = this.g;
+    const gen = this.gen;
+    const n = g.generate(gen, o.reducedSpaces ? GEN_REDUCED : 0);
+    const scores = this.scores;
+    let k = 0;
+    const restrict = justDrew && o.drawDiscipline && g.phase === 1;
+    for (let i = 0; i < n; i++) {
+      const m = gen[i]!;
+      const src = m & 63;
+      if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
+      // Move ordering (affects speed only, never the verdict).
+      const dst = (m >> 6) & 63;
+      let s: number;
+      if (dst === DST_FOUNDATION) s = 100;
+      else if (src === SRC_DRAW) s = 20;
+      else if (src === SRC_REDEAL) s = 1;
+      else if (src < SRC_WASTE) {
+        // Uncovering a dealt card or emptying a column is worth more.
+        s = g.len[dst] === 0 ? 5 : g.orig[src] === g.len[src] ? 60 : 30;
+      } else s = g.len[dst] === 0 ? 10 : 40;
+      let j = k++;
+      while (j > 0 && scores[j - 1]! < s) {
+        scores[j] = scores[j - 1]!;
+        out[at + j] = out[at + j - 1]!;
+        j--;
+      }
+      scores[j] = s;
+      out[at + j] = m;
+    }
+    return k;
+  }
+
+  private ensureDepth(d: number, need: number): void {
+    if (d + 1 >= this.frameEnd.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.frameEnd = grow(this.frameEnd);
+      this.frameCursor = grow(this.frameCursor);
+      this.frameDrew = grow(this.frameDrew);
+    }
+    if (need + MAX_MOVES > this.moveStack.length) {
+      const b = new Int32Array(this.moveStack.length * 2);
+      b.set(this.moveStack);
+      this.moveStack = b;
+    }
+  }
+
+  private dfs(o: SolveOptions, t0: number): Omit<SolveResult, 'seconds'> {
+    const g = this.g;
+    const packer = this.packer;
+    const key = this.keyBuf;
+    const tt = new TranspositionTable(packer.words, o.maxMemoryMB * 1024 * 1024, false);
+    const deadline = t0 + o.maxSeconds * 1000;
+    let nodes = 0;
+    let bestHome = g.home;
+    const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
+      verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
+    });
+    if (g.isWon()) return finish('won', undefined, []);
+    packer.pack(key, 0, false);
+    tt.insert(key, 0);
+    nodes = 1;
+    let d = 0;
+    this.frameDrew[0] = 0;
+    this.frameCursor[0] = 0;
+    this.frameEnd[0] = this.childMoves(this.moveStack, 0, false, o);
+    while (d >= 0) {
+      const cur = this.frameCursor[d]!;
+      if (cur < this.frameEnd[d]!) {
+        this.frameCursor[d] = cur + 1;
+        const m = this.moveStack[cur]!;
+        g.apply(m);
+        if (g.home > bestHome) {
+          bestHome = g.home;
+          if (g.isWon()) return finish('won', undefined, g.history());
+        }
+        const drew = (m & 63) === SRC_DRAW;
+        packer.pack(key, 0, drew);
+        const id = tt.insert(key, 0);
+        if (id < 0) {
+          if (id === FULL) return finish('unknown', 'memory');
+          g.undo();
+          continue;
+        }
+        nodes++;
+        if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+        if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+        const at = this.frameEnd[d]!;
+        this.ensureDepth(d, at);
+        d++;
+        this.frameDrew[d] = drew ? 1 : 0;
+        this.frameCursor[d] = at;
+        this.frameEnd[d] = at + this.childMoves(this.moveStack, at, drew, o);
+      } else {
+        d--;
+        if (d >= 0) g.undo();
+      }
+    }
+    return finish('unsolvable');
+  }
+
+  private bestFirst(o: SolveOptions, t0: number): Omit<SolveResult, 'seconds'> {
+    const g = this.g;
+    const packer = this.packer;
+    const W = packer.words;
+    const key = this.keyBuf;
+    const h: Heuristic = typeof o.heuristic === 'function' ? o.heuristic : HEURISTICS[o.heuristic] ?? HEURISTICS.blend!;
+    const tt = new TranspositionTable(W, o.maxMemoryMB * 1024 * 1024, true);
+    const deadline = t0 + o.maxSeconds * 1000;
+    // Priority: heuristic score, then newest first (a depth-first tie-break).
+    const queue = new FastPriorityQueue<number>((a, b) => a > b);
+    const SCALE = 2 ** 27;
+    let nodes = 0;
+    let bestHome = g.home;
+    const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
+      verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
+    });
+    if (g.isWon()) return finish('won', undefined, []);
+    packer.pack(key, 0, false);
+    const root = tt.insert(key, 0);
+    tt.parents![root] = -1;
+    queue.add(h(g) * SCALE + root);
+    const moves = this.moveStack;
+    while (!queue.isEmpty()) {
+      const top = queue.poll()!;
+      const id = top - Math.floor(top / SCALE) * SCALE;
+      const drew = packer.unpack(tt.store, id * W);
+      nodes++;
+      if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+      if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+      const n = this.childMoves(moves, 0, drew, o);
+      for (let i = 0; i < n; i++) {
+        const m = moves[i]!;
+        g.apply(m);
+        const childDrew = (m & 63) === SRC_DRAW;
+        packer.pack(key, 0, childDrew);
+        const cid = tt.insert(key, 0);
+        if (cid === FULL) return finish('unknown', 'memory');
+        if (cid >= 0) {
+          tt.parents![cid] = id;
+          if (g.home > bestHome) bestHome = g.home;
+          if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
+          if (cid >= SCALE) return finish('unknown', 'memory');
+          queue.add(h(g) * SCALE + cid);
+        }
+        g.undo();
+      }
+    }
+    return finish('unsolvable');
+  }
+
+  /**
+   * The moves from the deal to state `id` of a best-first table: the chain of parents, then a
+   * replay from the deal that picks at each step the move whose position has the next key (the
+   * keys are canonical, so this names the real columns).
+   */
+  private pathTo(tt: TranspositionTable, id: number): PackedMove[] {
+    const chain: number[] = [];
+    for (let x = id; x >= 0; x = tt.parents![x]!) chain.push(x);
+    chain.reverse();
+    const g = new Game(this.g.deal, this.g.rules);
+    const packer = new KeyPacker(g);
+    const W = packer.words;
+    const key = new Uint32Array(W);
+    const buf = new Int32Array(MAX_MOVES);
+    const out: PackedMove[] = [];
+    for (let step = 1; step < chain.length; step++) {
+      const want = chain[step]! * W;
+      const n = g.generate(buf, 0);
+      let found = -1;
+      for (let i = 0; i < n && found < 0; i++) {
+        g.apply(buf[i]!);
+        packer.pack(key, 0, (buf[i]! & 63) === SRC_DRAW);
+        let k = 0;
+        while (k < W && key[k] === tt.store[want + k]) k++;
+        if (k === W) found = buf[i]!;
+        g.undo();
+      }
+      if (found < 0) throw new SolutionError(`best-first path broken at step ${step}`);
+      g.apply(found);
+      out.push(found);
+    }
+    return out;
+  }
+}
