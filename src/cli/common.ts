@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { type Command, CommanderError } from 'commander';
 import {
-  type Deal, type Rules, type Size, BOOK, FULL_SIZE, UserError, dealFromNumber, formatSize, parseDealFile, parseDealNumber,
-  parseRules, parseSize, sizeEqual,
+  type Deal, type Rules, type Size, BOOK, FULL_SIZE, PYSOL, UserError, dealFromNumber, formatSize, parseDealFile, parseDealNumber,
+  PYSOL_MS_MAX, parseRules, parseSize, pysolDeal, sizeEqual,
 } from '../game/index.js';
 
 export const EXIT_INVALID = 1;
@@ -23,7 +23,9 @@ export interface DealSourceOptions {
   deal?: string;
   rules?: string;
   size?: string;
-  // A new source's option goes here too (e.g. `pysol?: string`).
+  /** `--pysol GAME`: a PySolFC game number. */
+  pysol?: string;
+  // A new source's option goes here too.
 }
 
 /** A deal ready to play: the deal, the rules to play it by, and how to name it to the user. */
@@ -76,6 +78,20 @@ const DEAL_SOURCES: readonly DealSource[] = [
       return { deal, label: `deal file ${name}${deal.source !== undefined ? ` (deal ${deal.source})` : ''}` };
     },
   },
+  {
+    label: '--pysol GAME',
+    addOption: (cmd) =>
+      cmd.option('--pysol <game>', `the deal PySolFC deals for its Limited game number GAME (1 to 10^20, or ms1 to ms${PYSOL_MS_MAX}); rules default to 'pysol'`),
+    given: (_n, o) => o.pysol !== undefined,
+    load: (_n, o, size) => {
+      // pysolDeal throws a one-line UserError for a number PySolFC would refuse.
+      const deal = pysolDeal(o.pysol!);
+      if (size && !sizeEqual(size, deal.size))
+        throw new UserError(`--size ${formatSize(size)} disagrees with --pysol, whose deals have size ${formatSize(deal.size)}`);
+      // PySolFC plays its Limited by the pysol preset: that is the default, --rules overrides it.
+      return { deal: { ...deal, rules: PYSOL }, label: `PySolFC game ${deal.source!.replace(/^pysol /, '')}` };
+    },
+  },
 ];
 
 /** `a deal number N or --deal FILE`, from the table above. */
@@ -89,7 +105,7 @@ export function addDealOptions(cmd: Command): Command {
   const others = DEAL_SOURCES.filter((s) => s.addOption).map((s) => s.label);
   cmd.argument('[N]', `deal number, 0 to 2^53-1 (or instead: ${others.join(' or ')})`);
   for (const s of DEAL_SOURCES) s.addOption?.(cmd);
-  cmd.option('--rules <rules>', "a preset (book, pysol) and/or option=value words, e.g. 'pysol' or 'building=none privileged=2' (default: the deal file's rules: line, else book)");
+  cmd.option('--rules <rules>', "a preset (book, pysol) and/or option=value words, e.g. 'pysol' or 'building=none privileged=2' (default: the deal file's rules: line; pysol with --pysol; else book)");
   cmd.option('--size <size>', "deck and layout DxR,CxW (packs x ranks, columns x rows) of a numbered deal, e.g. '1x5,4x3' (default 2x13,12x3; a deal file has its own)");
   return cmd;
 }

@@ -10,10 +10,11 @@ import { registerDeal } from './commands/deal.js';
 import { registerMoves } from './commands/moves.js';
 import { registerShow } from './commands/show.js';
 import { registerStart } from './commands/start.js';
+import { registerSolve } from './commands/solve.js';
 import { registerVerify } from './commands/verify.js';
 
 /** The commands, in the order `limited --help` lists them. */
-const COMMANDS: readonly ((program: Command) => void)[] = [registerStart, registerDeal, registerShow, registerMoves, registerVerify];
+const COMMANDS: readonly ((program: Command) => void)[] = [registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve];
 
 function packageVersion(): string {
   // dist/src/cli/main.js -> the package root, three levels up.
@@ -45,10 +46,15 @@ export function buildProgram(): Command {
         'limited moves 1                           # its legal moves, in move notation',
         'limited deal 1 > deal1.txt                # as a deal file',
         'limited verify 1 --solution moves.txt     # check a solution',
+        'limited solve 1 --max-seconds 10          # solve deal 1 (won, unsolvable or unknown)',
+        'limited solve --pysol 123456              # solve the deal of PySolFC game 123456',
       ) +
         "\nEach command has its own help with examples: 'limited COMMAND --help'.\n" +
-        'Deals: a deal number N (0 to 2^53-1, the same deal for ever) or --deal FILE.\n' +
-        'Exit status: 0 ok, 1 invalid solution, 2 bad input (one line on stderr), 70 internal error.\n',
+        'Deals: a deal number N (0 to 2^53-1, the same deal for ever), --deal FILE, or --pysol GAME\n' +
+        "(the deal of PySolFC's Limited game number GAME, played by the pysol rules unless --rules).\n" +
+        'Exit status: 0 ok (for solve: any verdict, won, unsolvable or unknown), 1 invalid solution,\n' +
+        '2 bad input (one line on stderr), 3 a solver solution that fails to verify (a bug),\n' +
+        '70 internal error.\n',
     );
   for (const register of COMMANDS) register(program);
   for (const cmd of program.commands) cmd.configureOutput({ outputError: usageLine(`limited ${cmd.name()} --help`) });

@@ -5,3 +5,4 @@ export * from './deal.js';
 export * from './state.js';
 export * from './notation.js';
 export * from './verify.js';
+export * from './pysol.js';

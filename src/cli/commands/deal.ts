@@ -1,24 +1,37 @@
-import { type Command } from 'commander';
-import { formatDealFile } from '../../game/index.js';
+import { type Command, Option } from 'commander';
+import { formatDealFile, formatPysolBoard } from '../../game/index.js';
 import { type DealSourceOptions, addDealOptions, examples, out, resolveDeal, run } from '../common.js';
 
+export interface DealOptions extends DealSourceOptions {
+  format: 'file' | 'pysol';
+}
+
 export function registerDeal(program: Command): void {
-  const cmd = program.command('deal').description('print a deal as a deal file (the RULES.md format: rows, stock)');
+  const cmd = program.command('deal').description('print a deal as a deal file (the RULES.md format: rows, stock), or as a PySolFC-style board');
   addDealOptions(cmd)
+    .addOption(
+      new Option('--format <format>', "'file': a deal file (RULES.md); 'pysol': a board in the style of PySolFC's solver export (Talon:, Waste:, one line a column)")
+        .choices(['file', 'pysol'])
+        .default('file'),
+    )
     .addHelpText(
       'after',
       examples(
         'limited deal 1                             # deal 1 of the full game (2 packs, 12 columns of 3)',
         'limited deal 3 --size 1x5,4x3 --rules pysol > small.txt',
         'limited show --deal small.txt              # read it back',
+        'limited deal --pysol 123456                # the deal of PySolFC game 123456, as a deal file',
+        'limited deal --pysol 123456 --format pysol # ... as a board: Talon:, Waste:, columns top card first',
       ) +
         "\nDeal numbers (scheme v1) mean the same deal for ever. The output has a 'rules:' line\n" +
-        'when --rules is given (or the deal file had one) and always a size: line.\n',
+        "when --rules is given, the deal file had one, or the deal is --pysol (rules: pysol), and\n" +
+        'always a size: line.\n',
     )
     .action(
-      run((n: string | undefined, o: DealSourceOptions) => {
+      run((n: string | undefined, o: DealOptions) => {
         const r = resolveDeal(n, o);
-        out(formatDealFile(r.deal, o.rules !== undefined ? r.rules : undefined));
+        if (o.format === 'pysol') out(formatPysolBoard(r.deal));
+        else out(formatDealFile(r.deal, o.rules !== undefined ? r.rules : undefined));
       }),
     );
 }

@@ -1,0 +1,269 @@
+/**
+ * Solver benchmark: every deal of a fixed set solved at a fixed budget, one core.
+ *
+ *   npm run bench:solve                       # = node dist/bench/solve.js (1000 deals, 1 s each)
+ *   node dist/bench/solve.js --deals 50 --out results/solve-50.md
+ *   node dist/bench/solve.js --rules book --searches best --heuristics blend,buried,home,mobility
+ *
+ * Deals: for the rules `pysol` (a rules text whose first word is the pysol preset) the deals
+ * of PySolFC game numbers 1..N (what a PySolFC player sees); for any other rules the deal
+ * numbers 1..N of scheme v1. Full size (2x13 12x3) always.
+ *
+ * For each rules x search x heuristic (heuristics apply to best-first only), each deal is
+ * solved once, in this process, one deal after another, with `--budget-seconds` (and
+ * `--max-nodes` when given) as the limits and `--max-memory` as the table's memory cap. The
+ * table has one row per combination: decided % (won + unsolvable), won %, unknown %, the
+ * median / mean / max of nodes expanded and of milliseconds per deal, nodes per second (all
+ * nodes over all seconds) and the mean bytes per stored state (over all states stored, so a
+ * deal decided in 40 states, whose table is mostly its initial index, does not swamp it). Markdown on stdout (and in
+ * `--out FILE`); progress on stderr only when stderr is a terminal.
+ *
+ * An untimed warm-up (each search on deal 1 of each rules, 0.3 s at most) comes first.
+ * With a node budget and no time budget that binds, the node counts are deterministic:
+ * the same command gives the same nodes columns on any machine.
+ */
+import { cpus, platform, release } from 'node:os';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
+} from '../src/game/index.js';
+import { HEURISTICS } from '../src/solver/heuristics.js';
+import { type SearchKind, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
+import { type CliSolveOptions, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
+
+const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
+
+  --deals N             deals 1..N of each rules (default 1000)
+  --budget-seconds S    time budget per deal, seconds (default 1)
+  --max-nodes N         node budget per deal as well (default: none)
+  --max-memory MB       memory cap of the solver's table per deal (default 1024)
+  --rules LIST          comma-separated rules (default "book,pysol"); "pysol" uses PySolFC
+                        game numbers 1..N, any other rules the deal numbers 1..N
+  --searches LIST       comma-separated searches: dfs, best (default "dfs,best")
+  --heuristics LIST     heuristics for best-first (default "blend"; all: ${Object.keys(HEURISTICS).join(',')})
+  --presets LIST        also the solver's named presets (default none; ${hasPresets() ? `these: ${solverPresets().map((p) => p.name).join(',')}` : 'this solver has none'}),
+                        each run with the same budget
+  --out FILE.md         also write the report to FILE.md
+  -h, --help            this help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`solve bench: ${message}\n`);
+  process.exit(2);
+}
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: {
+      deals: { type: 'string', default: '1000' },
+      'budget-seconds': { type: 'string', default: '1' },
+      'max-nodes': { type: 'string' },
+      'max-memory': { type: 'string', default: '1024' },
+      rules: { type: 'string', default: 'book,pysol' },
+      searches: { type: 'string', default: 'dfs,best' },
+      heuristics: { type: 'string', default: 'blend' },
+      presets: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (e) {
+  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+function positiveInteger(name: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) fail(`--${name} must be a whole number >= 1, not '${text}'`);
+  return n;
+}
+function positiveNumber(name: string, text: string): number {
+  const n = Number(text);
+  if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${name} must be a number > 0, not '${text}'`);
+  return n;
+}
+function list(name: string, text: string): string[] {
+  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (items.length === 0) fail(`--${name} is empty`);
+  return items;
+}
+
+const DEALS = positiveInteger('deals', values.deals as string);
+const BUDGET = positiveNumber('budget-seconds', values['budget-seconds'] as string);
+const MAX_NODES = values['max-nodes'] !== undefined ? positiveInteger('max-nodes', values['max-nodes'] as string) : undefined;
+const MAX_MEMORY = positiveNumber('max-memory', values['max-memory'] as string);
+const RULES = list('rules', values.rules as string).map((text) => {
+  try {
+    return { text, rules: parseRules(text), pysol: text.trim().split(/\s+/)[0]!.toLowerCase() === 'pysol' };
+  } catch (e) {
+    if (e instanceof UserError) fail(`--rules '${text}': ${e.message}`);
+    throw e;
+  }
+});
+const SEARCHES = (values.searches === '' ? [] : list('searches', values.searches as string)).map((s) => {
+  if (s !== 'dfs' && s !== 'best') fail(`unknown search '${s}' in --searches (dfs, best)`);
+  return s as SearchKind;
+});
+const HEURISTIC_NAMES = list('heuristics', values.heuristics as string).map((h) => {
+  if (!Object.hasOwn(HEURISTICS, h)) fail(`unknown heuristic '${h}' in --heuristics (${Object.keys(HEURISTICS).join(', ')})`);
+  return h;
+});
+const PRESET_NAMES =
+  values.presets === undefined
+    ? []
+    : list('presets', values.presets as string).map((p) => {
+        if (!hasPresets()) fail(`--presets: this solver has no named presets`);
+        if (!solverPresets().some((x) => x.name === p)) fail(`unknown preset '${p}' in --presets (${solverPresets().map((x) => x.name).join(', ')})`);
+        return p;
+      });
+const OUT = values.out as string | undefined;
+// Fail before the long run, not after it, when --out cannot be written.
+if (OUT !== undefined) {
+  try {
+    if (!statSync(dirname(OUT)).isDirectory()) fail(`cannot write --out '${OUT}': '${dirname(OUT)}' is not a directory`);
+    accessSync(dirname(OUT), constants.W_OK);
+  } catch (e) {
+    fail(`cannot write --out '${OUT}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+}
+
+interface Row {
+  rules: string;
+  deals: string;
+  /** `dfs`, `best`, or `preset NAME`. */
+  search: string;
+  heuristic: string;
+  verdicts: Record<Verdict, number>;
+  limits: { nodes: number; time: number; memory: number };
+  errors: number;
+  nodes: number[];
+  ms: number[];
+  /** Table bytes (bytes per state x states) and states, summed over the deals. */
+  tableBytes: number;
+  states: number;
+  totalNodes: number;
+  totalSeconds: number;
+}
+
+const progress = process.stderr.isTTY === true;
+
+/** One row: `search` is dfs or best (with `heuristic`), or `preset NAME`. */
+function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules, search: SearchKind | `preset ${string}`, heuristic: string): Row {
+  const solver = new Solver();
+  const budget = { maxSeconds: BUDGET, maxNodes: MAX_NODES ?? Infinity, maxMemoryMB: MAX_MEMORY };
+  const opts: CliSolveOptions = search.startsWith('preset ')
+    ? { preset: search.slice('preset '.length), ...budget }
+    : { search: search as SearchKind, ...budget, ...(search === 'best' ? { heuristic } : {}) };
+  const row: Row = {
+    rules: label, deals: dealsLabel, search, heuristic: search === 'best' ? heuristic : '–',
+    verdicts: { won: 0, unsolvable: 0, unknown: 0 }, limits: { nodes: 0, time: 0, memory: 0 }, errors: 0,
+    nodes: [], ms: [], tableBytes: 0, states: 0, totalNodes: 0, totalSeconds: 0,
+  };
+  for (let i = 0; i < deals.length; i++) {
+    if (progress) process.stderr.write(`\r${label} ${search}${search === 'best' ? ' ' + heuristic : ''}: deal ${i + 1}/${deals.length}   `);
+    try {
+      const r = solveWith(solver, deals[i]!, rules, opts);
+      row.verdicts[r.verdict]++;
+      if (r.verdict === 'unknown' && r.limit) row.limits[r.limit]++;
+      row.nodes.push(r.nodes);
+      row.ms.push(r.seconds * 1000);
+      row.tableBytes += r.bytesPerState * r.states;
+      row.states += r.states;
+      row.totalNodes += r.nodes;
+      row.totalSeconds += r.seconds;
+    } catch (e) {
+      // A solution that fails to verify is a solver bug: count it, say which deal, go on.
+      if (!(e instanceof SolutionError)) throw e;
+      row.errors++;
+      process.stderr.write(`${progress ? '\n' : ''}solve bench: ${label} ${search} ${heuristic} deal ${deals[i]!.source}: ${e.message}\n`);
+    }
+  }
+  if (progress) process.stderr.write('\r\x1b[K');
+  return row;
+}
+
+const median = (xs: number[]): number => {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const mean = (xs: number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+const max = (xs: number[]): number => xs.reduce((a, b) => Math.max(a, b), 0);
+const pct = (k: number, n: number): string => (n === 0 ? '–' : ((100 * k) / n).toFixed(1));
+const int = (x: number): string => Math.round(x).toLocaleString('en-US');
+const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+// ---------------------------------------------------------------------------------------
+
+// Untimed warm-up, so that the first row does not pay for the JIT: each search on deal 1 of
+// each rules, 0.3 s at most each.
+{
+  const solver = new Solver();
+  for (const r of RULES) {
+    const deal = r.pysol ? pysolDeal(1) : dealFromNumber(1, FULL_SIZE);
+    for (const search of ['dfs', 'best'] as const) solver.solve(deal, r.rules, { search, maxSeconds: Math.min(BUDGET, 0.3), maxMemoryMB: MAX_MEMORY });
+  }
+}
+
+const t0 = performance.now();
+const rows: Row[] = [];
+for (const r of RULES) {
+  const deals: Deal[] = [];
+  for (let n = 1; n <= DEALS; n++) deals.push(r.pysol ? pysolDeal(n) : dealFromNumber(n, FULL_SIZE));
+  const dealsLabel = r.pysol ? `PySolFC 1..${DEALS}` : `1..${DEALS}`;
+  for (const s of SEARCHES) {
+    if (s === 'dfs') rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, ''));
+    else for (const h of HEURISTIC_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, h));
+  }
+  for (const p of PRESET_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, `preset ${p}`, ''));
+}
+const wall = (performance.now() - t0) / 1000;
+
+const shellWord = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+const command = ['node', 'dist/bench/solve.js', ...process.argv.slice(2)].map(shellWord).join(' ');
+const cpu = cpus();
+const lines: string[] = [
+  '# Solver benchmark',
+  '',
+  `- command: \`${command}\``,
+  `- machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores (one used), node ${process.version}, ${platform()} ${release()}`,
+  `- budget per deal: ${BUDGET} s${MAX_NODES !== undefined ? `, ${MAX_NODES} nodes` : ''}; table memory cap ${MAX_MEMORY} MB; size 2x13 12x3`,
+  `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers 1..${DEALS}` : `deal numbers 1..${DEALS}`}`).join('; ')}`,
+  `- wall time: ${wall.toFixed(1)} s`,
+  '',
+  '| rules | deals | search | heuristic | decided % | won % | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',
+  '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+];
+for (const r of rows) {
+  const n = r.verdicts.won + r.verdicts.unsolvable + r.verdicts.unknown + r.errors;
+  lines.push(
+    `| ${r.rules} | ${r.deals} | ${r.search} | ${r.heuristic} | ${pct(r.verdicts.won + r.verdicts.unsolvable, n)} | ${pct(r.verdicts.won, n)} | ` +
+      `${pct(r.verdicts.unknown, n)} (${r.limits.nodes}/${r.limits.time}/${r.limits.memory}) | ` +
+      `${int(median(r.nodes))} / ${int(mean(r.nodes))} / ${int(max(r.nodes))} | ` +
+      `${ms(median(r.ms))} / ${ms(mean(r.ms))} / ${ms(max(r.ms))} | ` +
+      `${int(r.totalSeconds > 0 ? r.totalNodes / r.totalSeconds : 0)} | ${(r.states > 0 ? r.tableBytes / r.states : 0).toFixed(1)} | ${r.errors} |`,
+  );
+}
+lines.push(
+  '',
+  'decided = won + unsolvable (the search exhausted, sound pruning only); unknown = a budget ran out',
+  '(counts by limit in brackets); errors = solutions that failed to verify (solver bugs).',
+  'nodes/s = all nodes expanded / all seconds searched; bytes/state = the mean over all stored',
+  "states (each deal's table bytes per state, weighted by its states).",
+);
+const report = lines.join('\n') + '\n';
+process.stdout.write(report);
+if (OUT !== undefined) {
+  try {
+    writeFileSync(OUT, report);
+  } catch (e) {
+    fail(`cannot write --out '${OUT}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+}
+if (rows.some((r) => r.errors > 0)) process.exitCode = 3;

@@ -1,0 +1,284 @@
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Command, Option } from 'commander';
+import { type Deal, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution } from '../../game/index.js';
+import { HEURISTICS } from '../../solver/heuristics.js';
+import { type SearchKind, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
+import {
+  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, resolveDeal, run,
+} from '../common.js';
+import {
+  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, solveWith,
+  solverPresets,
+} from '../solver-api.js';
+
+/** Exit status when the solver returns a solution that fails to verify: a solver bug. */
+export const EXIT_SOLUTION_BUG = 3;
+
+export interface SolveCliOptions extends DealSourceOptions {
+  search?: SearchKind;
+  heuristic?: string;
+  preset?: string;
+  maxNodes?: string;
+  maxSeconds?: string;
+  maxMemory?: string;
+  json?: boolean;
+  solutionOut?: string;
+}
+
+export const SEARCHES: readonly SearchKind[] = ['dfs', 'best'];
+
+/**
+ * Builds the solver's options from the command line flags: a plain object with only the flags
+ * given. With no --preset, --search or --heuristic, the solver's default preset (when it has
+ * presets). Throws UserError for bad values.
+ */
+export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
+  const opts: { -readonly [K in keyof CliSolveOptions]: CliSolveOptions[K] } = {};
+  if (o.preset !== undefined) {
+    const p = checkPreset(o.preset);
+    if (p !== undefined) opts.preset = p;
+  } else if (o.search === undefined && o.heuristic === undefined) {
+    const p = defaultPreset();
+    if (p !== undefined) opts.preset = p;
+  }
+  if (o.search !== undefined) opts.search = o.search;
+  if (o.heuristic !== undefined) {
+    opts.heuristic = checkHeuristic(o.heuristic);
+    // A heuristic orders best-first search only: without a preset (whose stages may search
+    // best-first) say so rather than ignore it.
+    if (opts.search !== 'best' && o.preset === undefined && (opts.search !== undefined || DEFAULT_OPTIONS.search !== 'best'))
+      throw new UserError(`--heuristic is used only by best-first search: add --search best${hasPresets() ? ' (or a --preset with a best-first stage)' : ''}`);
+  }
+  if (o.maxNodes !== undefined) opts.maxNodes = positiveInteger('--max-nodes', o.maxNodes);
+  if (o.maxSeconds !== undefined) opts.maxSeconds = positiveNumber('--max-seconds', o.maxSeconds);
+  if (o.maxMemory !== undefined) opts.maxMemoryMB = positiveNumber('--max-memory', o.maxMemory);
+  return opts;
+}
+
+/** Fails early (before a long search) when --solution-out cannot be written. */
+function checkWritable(file: string): void {
+  if (file === '-') throw new UserError(`--solution-out needs a file name ('-' is not accepted: stdout holds the report)`);
+  const dir = dirname(file);
+  try {
+    if (!statSync(dir).isDirectory()) throw new UserError(`cannot write solution file '${file}': '${dir}' is not a directory`);
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UserError(`cannot write solution file '${file}': no such directory '${dir}'`);
+    if (code === 'EACCES' || code === 'EPERM') throw new UserError(`cannot write solution file '${file}': permission denied`);
+    throw e;
+  }
+  try {
+    if (statSync(file).isDirectory()) throw new UserError(`cannot write solution file '${file}': it is a directory`);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+  }
+}
+
+/** A word for the shell: quoted when it holds anything but safe characters. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The `limited verify ...` command that checks a solution file written for this deal. */
+function verifyCommand(n: string | undefined, o: SolveCliOptions, r: ResolvedDeal, file: string): string {
+  const words = ['limited', 'verify'];
+  if (n !== undefined) words.push(n, '--size', formatSize(r.deal.size).replace(' ', ','));
+  else if (o.deal !== undefined) words.push('--deal', o.deal);
+  else if (o.pysol !== undefined) words.push('--pysol', o.pysol);
+  words.push('--rules', formatRules(r.rules), '--solution', file);
+  return words.map(shellWord).join(' ');
+}
+
+/** Why an `unknown` verdict stopped: `limit: nodes, --max-nodes 5`, naming the flag that sets it. */
+function limitText(limit: SolveResult['limit'], opts: CliSolveOptions): string {
+  const flag = (name: string, given: number | undefined, unit = ''): string =>
+    given !== undefined ? `${name} ${given}${unit}` : `the default; raise it with ${name}`;
+  switch (limit) {
+    case 'nodes':
+      return `limit: nodes, ${flag('--max-nodes', opts.maxNodes)}`;
+    case 'time':
+      return `limit: time, ${flag('--max-seconds', opts.maxSeconds, ' s')}`;
+    case 'memory':
+      return `limit: memory, ${flag('--max-memory', opts.maxMemoryMB, ' MB')}`;
+    default:
+      return 'a limit ran out';
+  }
+}
+
+export interface SolveReport {
+  deal: string;
+  rules: string;
+  size: string;
+  options: CliSolveOptions;
+  verdict: SolveResult['verdict'];
+  /** 'nodes' | 'time' | 'memory' for unknown, else null. */
+  limit: SolveResult['limit'] | null;
+  nodes: number;
+  states: number;
+  seconds: number;
+  nodesPerSecond: number;
+  bytesPerState: number;
+  bestHome: number;
+  cards: number;
+  /** The winning moves in notation with their cards (`c3>f 5S`), or null when not won. */
+  solution: string[] | null;
+}
+
+export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveResult): SolveReport {
+  return {
+    deal: r.label,
+    rules: formatRules(r.rules),
+    size: formatSize(r.deal.size),
+    options: opts,
+    verdict: res.verdict,
+    limit: res.verdict === 'unknown' ? (res.limit ?? null) : null,
+    nodes: res.nodes,
+    states: res.states,
+    seconds: Math.round(res.seconds * 1e6) / 1e6,
+    nodesPerSecond: res.seconds > 0 ? Math.round(res.nodes / res.seconds) : 0,
+    bytesPerState: Math.round(res.bytesPerState * 10) / 10,
+    bestHome: res.bestHome,
+    cards: deckCount(r.deal.size),
+    solution: res.verdict === 'won' && res.moves ? res.moves.map(formatMove) : null,
+  };
+}
+
+/** What ran: `preset portfolio`, `dfs`, `best (heuristic buried)`, and the limits given. */
+function describeOptions(opts: CliSolveOptions): string {
+  const parts: string[] = [];
+  if (opts.preset !== undefined) parts.push(`preset ${opts.preset}${opts.search !== undefined ? `, searches replaced by ${opts.search}` : ''}`);
+  else parts.push(opts.search ?? DEFAULT_OPTIONS.search);
+  if (opts.heuristic !== undefined) parts.push(`heuristic ${String(opts.heuristic)}`);
+  if (opts.maxNodes !== undefined) parts.push(`--max-nodes ${opts.maxNodes}`);
+  if (opts.maxSeconds !== undefined) parts.push(`--max-seconds ${opts.maxSeconds}`);
+  if (opts.maxMemoryMB !== undefined) parts.push(`--max-memory ${opts.maxMemoryMB}`);
+  return parts.join(', ');
+}
+
+function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions): string {
+  const verdict =
+    rep.verdict === 'won'
+      ? 'won'
+      : rep.verdict === 'unsolvable'
+        ? 'unsolvable (the search was exhausted: no sequence of moves wins)'
+        : `unknown (${limitText(res.limit, opts)})`;
+  const lines = [
+    `${rep.deal[0]!.toUpperCase()}${rep.deal.slice(1)} · rules ${rep.rules} · size ${rep.size}`,
+    `solver:             ${describeOptions(opts)}`,
+    `verdict:            ${verdict}`,
+    `nodes expanded:     ${rep.nodes}`,
+    `states stored:      ${rep.states}`,
+    `seconds:            ${rep.seconds.toFixed(3)}`,
+    `nodes per second:   ${rep.nodesPerSecond}`,
+    `bytes per state:    ${rep.bytesPerState.toFixed(1)}`,
+    `cards home at best: ${rep.bestHome} of ${rep.cards}`,
+  ];
+  if (rep.solution) {
+    lines.push(`solution:           ${rep.solution.length} moves`);
+    const w = String(rep.solution.length).length;
+    rep.solution.forEach((m, i) => lines.push(`  ${String(i + 1).padStart(w)}. ${m}`));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The `#` header of a written solution file: the deal, rules and size, and how to check it. */
+function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveResult, verify: string): string {
+  return [
+    `solution found by limited solve (${res.moves!.length} moves, ${res.nodes} nodes)`,
+    `deal: ${deal.source !== undefined ? deal.source : r.label}`,
+    `rules: ${formatRules(r.rules)}`,
+    `size: ${formatSize(deal.size)}`,
+    `check: ${verify}`,
+  ].join('\n');
+}
+
+export function registerSolve(program: Command): void {
+  const presets = solverPresets();
+  const withPresets = hasPresets();
+  const def = defaultPreset();
+  // With presets, the limits and the search come from the preset unless given.
+  const dflt = (plain: string): string => (withPresets ? `the preset's, or ${plain} for --search alone` : plain);
+  const presetList = presets.map((p) => `  ${p.name}${p.name === def ? ' (default)' : ''}${p.description ? `: ${p.description}` : ''}`).join('\n');
+  const cmd = program
+    .command('solve')
+    .description('solve a deal with perfect information: won (with a verified solution), unsolvable, or unknown (a limit ran out)');
+  addDealOptions(cmd)
+    .addOption(
+      new Option('--search <kind>', withPresets
+          ? `one search instead of the default preset: dfs = depth-first, best = best-first ordered by --heuristic (with --preset: replaces the preset's searches)`
+          : `dfs = depth-first, best = best-first ordered by --heuristic (default: ${DEFAULT_OPTIONS.search})`).choices(
+        SEARCHES as string[],
+      ),
+    )
+    .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')} (default: ${dflt(String(DEFAULT_OPTIONS.heuristic))})`)
+    .option(
+      '--preset <name>',
+      `named solver settings: ${presets.map((p) => p.name).join(', ')} (listed below; ${def ? `default ${def} unless --search or --heuristic is given; ` : ''}flags given as well override the preset)`,
+    )
+    .option('--max-nodes <n>', `stop with 'unknown' after N nodes expanded, a whole number >= 1 (default: ${dflt(String(DEFAULT_OPTIONS.maxNodes))})`)
+    .option(
+      '--max-seconds <s>',
+      `stop with 'unknown' after S seconds, a number > 0 (default: ${dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit')})`,
+    )
+    .option('--max-memory <mb>', `stop with 'unknown' when the table of states would exceed MB megabytes (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`)
+    .option('--json', 'print one JSON object instead of the text report')
+    .option('--solution-out <file>', "write a won deal's solution to FILE (one move a line, '#' header), for 'limited verify --solution FILE'")
+    .addHelpText(
+      'after',
+      examples(
+        'limited solve 4 --size 1x5,4x3                  # a small deal (one pack of A-5, 4 columns of 3): won',
+        'limited solve 1 --size 1x5,4x3                  # another: unsolvable',
+        'limited solve 1 --max-seconds 10                # deal 1 of the full game, book rules, 10 s at most',
+        'limited solve --pysol 123456                    # the deal of PySolFC game 123456 (pysol rules)',
+        'limited solve 7 --search best --heuristic buried --max-nodes 2000000',
+        'limited solve --deal game.txt --json            # one JSON object',
+        'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
+      ) +
+        '\nPrints the verdict and the search statistics: nodes expanded, states stored, seconds,\n' +
+        'nodes per second, bytes per stored state and the most cards home in any position\n' +
+        "searched. 'won' comes with its solution, one move a line with its card, replayed by the\n" +
+        "verifier before it is printed; 'unsolvable' means the whole search space was exhausted\n" +
+        "(sound pruning only); 'unknown' names the limit that ran out (nodes, time or memory).\n" +
+        "--json fields: deal, rules, size, options, verdict, limit, nodes, states, seconds,\n" +
+        'nodesPerSecond, bytesPerState, bestHome, cards, solution (array of moves, or null).\n' +
+        'Exit status: 0 for any verdict (won, unsolvable, unknown), 2 bad input, 3 if a solution\n' +
+        'fails to verify (a solver bug: one line "limited: internal error: ...").\n' +
+        `\nPresets (--preset):\n${presetList}\n`,
+    )
+    .action(
+      run((n: string | undefined, o: SolveCliOptions) => {
+        const r = resolveDeal(n, o);
+        const opts = solveOptionsFromFlags(o);
+        if (o.solutionOut !== undefined) checkWritable(o.solutionOut);
+        let res: SolveResult;
+        try {
+          res = solveWith(new Solver(), r.deal, r.rules, opts);
+        } catch (e) {
+          if (e instanceof SolutionError) {
+            process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
+            process.exitCode = EXIT_SOLUTION_BUG;
+            return;
+          }
+          throw e;
+        }
+        const rep = solveReport(r, opts, res);
+        out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts));
+        if (o.solutionOut !== undefined) {
+          if (res.verdict === 'won' && res.moves) {
+            const verify = verifyCommand(n, o, r, o.solutionOut);
+            try {
+              writeFileSync(o.solutionOut, formatSolution(res.moves, solutionHeader(r, r.deal, res, verify)));
+            } catch (e) {
+              throw new UserError(`cannot write solution file '${o.solutionOut}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+            }
+            if (!o.json) out(`solution written to ${o.solutionOut}; check it with: ${verify}`);
+          } else {
+            process.stderr.write(`limited: no solution written to ${o.solutionOut}: the verdict is ${res.verdict}\n`);
+          }
+        }
+      }),
+    );
+}

@@ -1,0 +1,92 @@
+/**
+ * The command line's view of the solver (src/solver/search.ts): its named presets and one call
+ * that solves with or without a preset. Used by `limited solve` and bench/solve.ts.
+ *
+ * The solver's preset API is looked up at run time (`PRESETS`, `DEFAULT_PRESET`,
+ * `Solver.prototype.solvePreset`), not imported by name, so that the CLI builds and runs with a
+ * solver that has no presets (then `--preset` takes only `default`: the solver's defaults), with
+ * one that has `solvePreset(deal, rules, preset, opts)`, and with one whose `solve()` takes a
+ * `preset` option. The options given are always one plain object.
+ */
+import { type Deal, type Rules, UserError } from '../game/index.js';
+import { HEURISTICS } from '../solver/heuristics.js';
+import * as search from '../solver/search.js';
+import { type SolveOptions, type SolveResult, type Solver } from '../solver/search.js';
+
+/** The options handed to the solver: only what the user gave, plus `preset` when one applies. */
+export type CliSolveOptions = Partial<SolveOptions> & { preset?: string };
+
+export interface PresetInfo {
+  readonly name: string;
+  readonly description?: string;
+}
+
+const api = search as unknown as Record<string, unknown>;
+
+/** Does the solver export named presets (`PRESETS`)? */
+export function hasPresets(): boolean {
+  const p = api['PRESETS'];
+  return p !== null && typeof p === 'object';
+}
+
+/** The solver's presets with their descriptions; without PRESETS, only `default`. */
+export function solverPresets(): PresetInfo[] {
+  if (!hasPresets()) return [{ name: 'default', description: "the solver's default options (DEFAULT_OPTIONS)" }];
+  return Object.entries(api['PRESETS'] as Record<string, unknown>).map(([name, v]) => {
+    const d = v !== null && typeof v === 'object' ? (v as { description?: unknown }).description : undefined;
+    return typeof d === 'string' ? { name, description: d } : { name };
+  });
+}
+
+/** The preset the solver names as its default (`DEFAULT_PRESET`), when it has one. */
+export function defaultPreset(): string | undefined {
+  const d = api['DEFAULT_PRESET'];
+  return hasPresets() && typeof d === 'string' && solverPresets().some((p) => p.name === d) ? d : undefined;
+}
+
+/** Checks a `--preset` name; returns the name to hand to the solver (none for `default` without presets). */
+export function checkPreset(name: string): string | undefined {
+  const names = solverPresets().map((p) => p.name);
+  if (!names.includes(name)) throw new UserError(`unknown --preset '${name}' (presets: ${names.join(', ')})`);
+  return hasPresets() ? name : undefined;
+}
+
+/** Checks a heuristic name against HEURISTICS; the error lists the names. */
+export function checkHeuristic(name: string): string {
+  if (!Object.hasOwn(HEURISTICS, name))
+    throw new UserError(`unknown heuristic '${name}' (heuristics: ${Object.keys(HEURISTICS).join(', ')})`);
+  return name;
+}
+
+/** `--max-nodes 5000`: a whole number >= 1 (a safe integer; `_` separators allowed). Throws UserError. */
+export function positiveInteger(option: string, text: string): number {
+  const t = text.trim().replace(/_/g, '');
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`${option} must be a whole number >= 1, not '${text}'`);
+  return n;
+}
+
+/** `--max-seconds 2.5`: a finite number > 0. Throws UserError. */
+export function positiveNumber(option: string, text: string): number {
+  const t = text.trim();
+  const n = Number(t);
+  if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) || !Number.isFinite(n) || n <= 0)
+    throw new UserError(`${option} must be a number > 0, not '${text}'`);
+  return n;
+}
+
+type SolvePreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>) => SolveResult;
+
+/**
+ * Solves: with `opts.preset`, by the solver's `solvePreset` (the other options override the
+ * preset's), or by `solve()` with the preset as an option if that is how the solver takes it;
+ * without, by `solve()` with the options as given. Throws what the solver throws
+ * (SolutionError for a solution that fails to verify).
+ */
+export function solveWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions): SolveResult {
+  const { preset, ...rest } = opts;
+  if (preset === undefined) return solver.solve(deal, rules, rest);
+  const solvePreset = (solver as unknown as { solvePreset?: unknown }).solvePreset;
+  if (typeof solvePreset === 'function') return (solvePreset as SolvePreset).call(solver, deal, rules, preset, rest);
+  return solver.solve(deal, rules, opts as Partial<SolveOptions>);
+}

@@ -1,0 +1,211 @@
+/**
+ * `limited solve` and the `--pysol GAME` deal source, end to end: spawns the built CLI
+ * (dist/src/cli/main.js, which `npm test` builds first) and checks outputs and exit statuses.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYSOL, formatDealFile, parseDealFile, pysolDeal } from '../src/game/index.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], nodeArgs: string[] = []): Result {
+  const r = spawnSync(process.execPath, [...nodeArgs, MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
+function expectUsageError(r: Result, pattern?: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^limited: \S/);
+  if (pattern) expect(lines[0]).toMatch(pattern);
+}
+
+// Small deals (one pack of A-5, four columns of three) whose book verdicts the solver decides
+// in a few dozen nodes: deal 4 is won, deal 1 is unsolvable.
+const SMALL = ['--size', '1x5,4x3'];
+const WON = '4';
+const UNSOLVABLE = '1';
+
+let dir = '';
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build; npm test does it)`);
+  dir = mkdtempSync(join(tmpdir(), 'limited-solve-'));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('solve', () => {
+  it('a won deal: verdict, statistics and a numbered solution with cards', () => {
+    const r = cli(['solve', WON, ...SMALL]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^verdict: +won$/m);
+    for (const field of ['nodes expanded', 'states stored', 'seconds', 'nodes per second', 'bytes per state'])
+      expect(r.stdout).toMatch(new RegExp(`^${field}: +[\\d.]+$`, 'm'));
+    expect(r.stdout).toMatch(/^cards home at best: 20 of 20$/m);
+    const k = Number(/^solution: +(\d+) moves$/m.exec(r.stdout)?.[1]);
+    expect(k).toBeGreaterThan(0);
+    // Move 1 is numbered and has its card: `   1. c1>c3 2D`, `   1. draw 2C`.
+    expect(r.stdout).toMatch(/^ +1\. (draw|redeal|\S+>\S+)( [A2-9TJQK][SHDC])?$/m);
+    expect(r.stdout).toMatch(new RegExp(`^ +${k}\\. \\S+`, 'm'));
+  });
+
+  it('--solution-out writes a file that verify accepts', () => {
+    const f = join(dir, 'win.txt');
+    const r = cli(['solve', WON, ...SMALL, '--solution-out', f]);
+    expect(r.status, r.stderr).toBe(0);
+    const k = Number(/^solution: +(\d+) moves$/m.exec(r.stdout)?.[1]);
+    const text = readFileSync(f, 'utf8');
+    // The header names the deal, the rules and the size.
+    expect(text).toMatch(/^# deal: 4$/m);
+    expect(text).toMatch(/^# rules: book$/m);
+    expect(text).toMatch(/^# size: 1x5 4x3$/m);
+    const v = cli(['verify', WON, ...SMALL, '--solution', f]);
+    expect(v.stdout).toBe(`valid: won in ${k} moves\n`);
+    expect(v.status).toBe(0);
+  });
+
+  it('an unsolvable deal', () => {
+    const r = cli(['solve', UNSOLVABLE, ...SMALL]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^verdict: +unsolvable\b/m);
+    expect(r.stdout).not.toMatch(/^solution:/m);
+  });
+
+  it('a node limit on a full deal gives unknown, naming the limit (exit 0)', () => {
+    const r = cli(['solve', '1', '--max-nodes', '5']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^verdict: +unknown \(limit: nodes, --max-nodes 5\)$/m);
+    // At most 5 (a preset shares the budget among its stages).
+    expect(Number(/^nodes expanded: +(\d+)$/m.exec(r.stdout)?.[1])).toBeLessThanOrEqual(5);
+  });
+
+  it('--json prints one object with the same fields', () => {
+    const won = cli(['solve', WON, ...SMALL, '--json']);
+    expect(won.status, won.stderr).toBe(0);
+    expect(won.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const j = JSON.parse(won.stdout) as Record<string, unknown>;
+    expect(j.verdict).toBe('won');
+    for (const field of ['nodes', 'states', 'seconds', 'nodesPerSecond', 'bytesPerState', 'bestHome']) expect(typeof j[field], field).toBe('number');
+    expect(j.deal).toBe('deal 4');
+    expect(j.rules).toBe('book');
+    expect(j.size).toBe('1x5 4x3');
+    expect(j.limit).toBeNull();
+    expect(Array.isArray(j.solution)).toBe(true);
+    expect((j.solution as string[]).length).toBeGreaterThan(0);
+    for (const m of j.solution as string[]) expect(m).toMatch(/^(draw|redeal|\S+>\S+)( [A2-9TJQK][SHDC])?$/);
+
+    const unknown = JSON.parse(cli(['solve', '1', '--max-nodes', '5', '--json']).stdout) as Record<string, unknown>;
+    expect(unknown.verdict).toBe('unknown');
+    expect(unknown.limit).toBe('nodes');
+    expect(unknown.solution).toBeNull();
+  });
+
+  it('best-first with a heuristic also wins the small deal', () => {
+    const r = cli(['solve', WON, ...SMALL, '--search', 'best', '--heuristic', 'home', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { verdict: string }).verdict).toBe('won');
+  });
+
+  it('bad values: exit 2, one line', () => {
+    expectUsageError(cli(['solve', '1', '--search', 'bfs']), /--search.*dfs, best/);
+    expectUsageError(cli(['solve', '1', '--search', 'best', '--heuristic', 'nope']), /unknown heuristic 'nope' \(heuristics: blend, /);
+    expectUsageError(cli(['solve', '1', '--heuristic', 'home']), /--search best/);
+    for (const v of ['0', '-3', '1.5', 'lots']) expectUsageError(cli(['solve', '1', '--max-nodes', v]), /--max-nodes must be a whole number >= 1/);
+    for (const v of ['0', '-1', 'soon']) expectUsageError(cli(['solve', '1', '--max-seconds', v]), /--max-seconds must be a number > 0/);
+    expectUsageError(cli(['solve', '1', '--max-memory', '0']), /--max-memory must be a number > 0/);
+    expectUsageError(cli(['solve', '1', '--preset', 'no-such-preset']), /unknown --preset 'no-such-preset' \(presets: /);
+    expectUsageError(cli(['solve', '1', '--solution-out', join(dir, 'no-such-dir', 'x.txt')]), /no such directory/);
+    expectUsageError(cli(['solve']), /no deal given/);
+  });
+
+  it('a solution that fails to verify is an internal error: one line, exit 3', () => {
+    // Preloaded before the CLI: makes the (shared) solver module throw as it does when its
+    // solution does not replay. No hook in the CLI itself.
+    const hook = join(dir, 'broken-solver.mjs');
+    const search = pathToFileURL(join(ROOT, 'dist', 'src', 'solver', 'search.js')).href;
+    writeFileSync(
+      hook,
+      `import { Solver, SolutionError } from '${search}';\n` +
+        `Solver.prototype.solve = function () { throw new SolutionError('solver produced a solution that does not verify: move 3: test'); };\n`,
+    );
+    const r = cli(['solve', WON, ...SMALL], ['--import', pathToFileURL(hook).href]);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('limited: internal error: solver produced a solution that does not verify: move 3: test\n');
+  });
+
+  it('has help with examples', () => {
+    const r = cli(['solve', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Usage: limited solve');
+    expect(r.stdout).toMatch(/Examples:\n {2}limited solve/);
+    for (const o of ['--pysol', '--search', '--heuristic', '--preset', '--max-nodes', '--max-seconds', '--max-memory', '--json', '--solution-out'])
+      expect(r.stdout).toContain(o);
+  });
+});
+
+describe('--pysol GAME', () => {
+  it('deal --pysol 1 is PySolFC game 1, with rules: pysol', () => {
+    const r = cli(['deal', '--pysol', '1']);
+    expect(r.status, r.stderr).toBe(0);
+    // Golden: row 1 = the top cards of columns 1..12 of PySolFC's Limited game 1.
+    expect(r.stdout).toMatch(/^row 1: 3D 5H JC KH 5S 5H KC KC 8D JD AS 8C$/m);
+    expect(r.stdout).toMatch(/^rules: pysol$/m);
+    expect(r.stdout).toMatch(/^deal: pysol 1$/m);
+    expect(r.stdout).toBe(formatDealFile(pysolDeal(1), PYSOL));
+    const parsed = parseDealFile(r.stdout);
+    expect(parsed.columns).toEqual(pysolDeal(1).columns);
+    expect(parsed.stock).toEqual(pysolDeal(1).stock);
+  });
+
+  it('--rules overrides the pysol default', () => {
+    expect(cli(['deal', '--pysol', '1', '--rules', 'book']).stdout).toMatch(/^rules: book$/m);
+    expect(cli(['show', '--pysol', '1']).stdout).toMatch(/^PySolFC game 1 · rules pysol · size 2x13 12x3$/m);
+    expect(cli(['show', '--pysol', '1', '--rules', 'book']).stdout).toMatch(/· rules book ·/);
+  });
+
+  it('--format pysol prints a board with a Talon line', () => {
+    const r = cli(['deal', '--pysol', '123456', '--format', 'pysol']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Talon: 4S QS 5C /m);
+    expect(r.stdout).toMatch(/^Waste: KS$/m);
+    expect(r.stdout).toMatch(/^6H 3C KC$/m);
+    expectUsageError(cli(['deal', '1', '--format', 'xml']), /--format/);
+  });
+
+  it('works with moves, verify and solve', () => {
+    expect(cli(['moves', '--pysol', '1']).status).toBe(0);
+    const s = cli(['solve', '--pysol', '1', '--max-nodes', '5', '--json']);
+    expect(s.status, s.stderr).toBe(0);
+    const j = JSON.parse(s.stdout) as Record<string, unknown>;
+    expect(j.deal).toBe('PySolFC game 1');
+    expect(j.rules).toBe('pysol');
+    const f = join(dir, 'empty.txt');
+    const v = cli(['verify', '--pysol', '1', '--solution', f]);
+    expectUsageError(v, /cannot read solution file/);
+  });
+
+  it('bad game numbers and conflicts: exit 2, one line', () => {
+    expectUsageError(cli(['deal', '--pysol', '0']), /PySolFC game number '0' is not valid/);
+    expectUsageError(cli(['solve', '--pysol', 'abc']), /PySolFC game number 'abc'/);
+    expectUsageError(cli(['show', '--pysol', 'ms0']), /PySolFC game number/);
+    expectUsageError(cli(['show', '1', '--pysol', '1']), /only one deal/);
+    expectUsageError(cli(['show', '--pysol', '1', '--size', '1x5,4x3']), /disagrees with --pysol/);
+  });
+});
