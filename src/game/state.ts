@@ -1,4 +1,4 @@
-import { type Card } from './cards.js';
+import { type Card, CARD_CODES } from './cards.js';
 import { type Deal } from './deal.js';
 import { type Rules, BOOK } from './rules.js';
 
@@ -91,6 +91,9 @@ export class Game {
   pileNext = 0;
   private hist: Int32Array;
   histLen = 0;
+  /** Scratch of `generate`: columns taking each card code on top (bit per column), first space. */
+  private readonly targets = new Uint16Array(CARD_CODES + 1);
+  private space = -1;
 
   constructor(deal: Deal, rules: Rules = deal.rules ?? BOOK) {
     const size = deal.size;
@@ -246,26 +249,24 @@ export class Game {
 
   /**
    * Moves of one free card: to a foundation, onto another column, into a space. `col` is its
-   * column or -1; `movable` false for the covering card of a pair (foundation only).
+   * column or -1; `movable` false for the covering card of a pair (foundation only). Uses the
+   * `targets` and `space` that `generate` prepared.
    */
   private cardMoves(out: Int32Array, n: number, src: number, card: Card, col: number, movable: boolean, lone: boolean, flags: number): number {
     const head = src | (card << 12);
     if (this.canHome(card)) out[n++] = head | (DST_FOUNDATION << 6);
     if (!movable) return n;
-    const h = this.height;
-    if (this.building !== 0) {
-      const want = card + 1;
-      for (let d = 0; d < this.columns; d++) {
-        const l = this.len[d]!;
-        if (l === 0 || d === col) continue;
-        if (this.cols[d * h + l - 1] === want && !this.isPairTop(d)) out[n++] = head | (d << 6);
-      }
+    let t = this.targets[card + 1]!;
+    if (col >= 0) t &= ~(1 << col);
+    while (t !== 0) {
+      const d = 31 - Math.clz32(t & -t);
+      out[n++] = head | (d << 6);
+      t &= t - 1;
     }
-    if (flags === GEN_ALL) {
-      for (let d = 0; d < this.columns; d++) if (this.len[d] === 0) out[n++] = head | (d << 6);
-    } else if (!lone) {
-      const d = this.firstSpace();
-      if (d >= 0) out[n++] = head | (d << 6);
+    if (this.space >= 0) {
+      if (flags === GEN_ALL) {
+        for (let d = this.space; d < this.columns; d++) if (this.len[d] === 0) out[n++] = head | (d << 6);
+      } else if (!lone) out[n++] = head | (this.space << 6);
     }
     return n;
   }
@@ -280,11 +281,24 @@ export class Game {
     let n = this.aceMoves(out);
     if (n > 0) return n;
     const h = this.height;
+    // targets[x]: bit d set when column d shows card x on top and takes a card on it.
+    const targets = this.targets;
+    const pairs = this.building === 1;
+    this.space = -1;
+    for (let c = 0; c < this.columns; c++) {
+      const l = this.len[c]!;
+      if (l === 0) {
+        if (this.space < 0) this.space = c;
+        continue;
+      }
+      const o = this.orig[c]!;
+      if (this.building !== 0 && !(pairs && l > (o > 0 ? o : 1))) targets[this.cols[c * h + l - 1]!]! |= 1 << c;
+    }
     for (let c = 0; c < this.columns; c++) {
       const l = this.len[c]!;
       if (l === 0) continue;
       const o = this.orig[c]!;
-      const movable = this.building !== 1 || l <= (o > 0 ? o : 1);
+      const movable = !pairs || l <= (o > 0 ? o : 1);
       n = this.cardMoves(out, n, c, this.cols[c * h + l - 1]!, c, movable, l === 1, flags);
     }
     if (this.phase === 1) {
@@ -302,6 +316,7 @@ export class Game {
         n = this.cardMoves(out, n, SRC_FIFTH, card, -1, true, false, flags);
       }
     }
+    if (this.building !== 0) for (let c = 0; c < this.columns; c++) if (this.len[c] !== 0) targets[this.cols[c * h + this.len[c]! - 1]!] = 0;
     return n;
   }
 

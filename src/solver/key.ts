@@ -149,7 +149,9 @@ export class KeyPacker {
       g.len[c] = l;
       g.orig[c] = o;
     }
+    // The last mask word also holds the pointer and column bits: keep only the bits below S.
     for (let i = 0; i < g.inPlayMask.length; i++) g.inPlayMask[i] = i < this.maskWords ? key[off + i]! : 0;
+    if ((S & 31) !== 0) g.inPlayMask[this.maskWords - 1]! &= (1 << (S & 31)) - 1;
     if (!phase2) {
       g.phase = 1;
       g.stockPtr = ptr;

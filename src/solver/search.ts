@@ -26,7 +26,13 @@ export interface SolveOptions {
   readonly drawDiscipline: boolean;
   /** GEN_REDUCED: first space only, no lone card into a space (sound; see state.ts). */
   readonly reducedSpaces: boolean;
+  /** Safe moves to the foundations are played alone, under second-deal=none (sound; see `childMoves`). */
+  readonly safeMoves: boolean;
+  /** Move ordering for depth-first search: 'layout' (layout first) or 'waste' (the waste top first). */
+  readonly order: MoveOrder;
 }
+
+export type MoveOrder = 'layout' | 'waste';
 
 export const DEFAULT_OPTIONS: SolveOptions = {
   search: 'dfs',
@@ -36,7 +42,51 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   maxMemoryMB: 2048,
   drawDiscipline: true,
   reducedSpaces: true,
+  safeMoves: true,
+  order: 'layout',
 };
+
+/**
+ * Named search settings, in the manner of fc-solve's presets: each is one or more stages run
+ * in turn on shares of the node and time budget (a portfolio: different orders find different
+ * wins fast). Every stage is a complete search with sound pruning only, so a stage that finishes
+ * its search proves the deal unsolvable, and any stage's win is a win; only when every stage
+ * runs out is the verdict unknown. Options given by the caller override the preset's.
+ */
+export interface Preset {
+  readonly description: string;
+  readonly options: Partial<SolveOptions>;
+  readonly stages: readonly { readonly share: number; readonly options: Partial<SolveOptions> }[];
+}
+
+export const PRESETS: Readonly<Record<string, Preset>> = {
+  portfolio: {
+    description: 'depth-first (layout first), best-first (blend), depth-first (waste first) on 40/30/30 % of the budget',
+    options: { maxNodes: 3_000_000 },
+    stages: [
+      { share: 0.4, options: { search: 'dfs', order: 'layout' } },
+      { share: 0.3, options: { search: 'best', heuristic: 'blend' } },
+      { share: 0.3, options: { search: 'dfs', order: 'waste' } },
+    ],
+  },
+  fast: {
+    description: 'one depth-first search, layout moves first, 1 M nodes',
+    options: { maxNodes: 1_000_000 },
+    stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
+  },
+  best: {
+    description: 'one best-first search with the blend heuristic, 3 M nodes',
+    options: { maxNodes: 3_000_000 },
+    stages: [{ share: 1, options: { search: 'best', heuristic: 'blend' } }],
+  },
+  prove: {
+    description: 'one depth-first search with a large budget (50 M nodes, 8 GB), to prove what it can',
+    options: { maxNodes: 50_000_000, maxMemoryMB: 8192 },
+    stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
+  },
+};
+
+export const DEFAULT_PRESET = 'portfolio';
 
 export interface SolveResult {
   readonly verdict: Verdict;
@@ -75,6 +125,9 @@ export class Solver {
   private frameCursor = new Int32Array(1 << 12);
   private frameDrew = new Uint8Array(1 << 12);
 
+  /**
+   * Solves with one search: `opts` over DEFAULT_OPTIONS. See `solvePreset` for named presets.
+   */
   solve(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}): SolveResult {
     const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts };
     this.g = new Game(deal, rules);
@@ -89,6 +142,41 @@ export class Solver {
       if (!check.won) throw new SolutionError(`solver produced a solution that does not verify: ${check.error ? `move ${check.error.index}: ${check.error.reason}` : 'stops short'}`);
     } else moves = null;
     return { ...r, moves, seconds };
+  }
+
+  /**
+   * Solves with a named preset (PRESETS); `opts` overrides the preset's options, and its
+   * budgets (maxNodes, maxSeconds) are shared among the stages. Nodes, states and seconds of
+   * the result add up over the stages run; bytesPerState is the largest.
+   */
+  solvePreset(deal: Deal, rules: Rules, preset: string = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SolveResult {
+    const p = PRESETS[preset];
+    if (!p) throw new Error(`unknown preset '${preset}'`);
+    const base: SolveOptions = { ...DEFAULT_OPTIONS, ...p.options, ...opts };
+    let nodes = 0;
+    let states = 0;
+    let seconds = 0;
+    let bytesPerState = 0;
+    let bestHome = 0;
+    let last: SolveResult | undefined;
+    for (const stage of p.stages) {
+      const stageOpts: SolveOptions = {
+        ...base,
+        ...stage.options,
+        ...pick(opts, 'search', 'heuristic', 'order'),
+        maxNodes: Math.max(1, Math.floor(base.maxNodes * stage.share)),
+        maxSeconds: base.maxSeconds * stage.share,
+      };
+      const r = this.solve(deal, rules, stageOpts);
+      nodes += r.nodes;
+      states += r.states;
+      seconds += r.seconds;
+      bytesPerState = Math.max(bytesPerState, r.bytesPerState);
+      bestHome = Math.max(bestHome, r.bestHome);
+      last = r;
+      if (r.verdict !== 'unknown') break;
+    }
+    return { ...last!, nodes, states, seconds, bytesPerState, bestHome };
   }
 
   /**
@@ -111,20 +199,35 @@ export class Solver {
     const scores = this.scores;
     let k = 0;
     const restrict = justDrew && o.drawDiscipline && g.phase === 1;
+    const wasteFirst = o.order === 'waste';
     for (let i = 0; i < n; i++) {
       const m = gen[i]!;
       const src = m & 63;
       if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
-      // Move ordering (affects speed only, never the verdict).
       const dst = (m >> 6) & 63;
+      if (dst === DST_FOUNDATION && o.safeMoves && !g.secondDeal && this.isSafeHome(m >>> 12)) {
+        // Safe move (sound, second-deal=none only): X = (s, r) may go home and every foundation of
+        // its suit stands at r-1 or higher, so both copies of (s, r-1) are home and no card can
+        // ever be placed on X. Take a winning line from here that leaves X in play for a while:
+        // play it with X home instead, skipping its moves of X. X never holds another card, so
+        // every other move finds the same tops, and at least as many spaces; the foundations of
+        // the suit differ only by X, so every move home still has its place — a second copy
+        // X' could want X's foundation only if the other one stood at r-1, and then X' takes that
+        // one. With no second deal there is no rule that a move can forbid (rule 7 is why this
+        // is not used under second-deal=privileged). So a position with a safe move home is won
+        // if and only if the position after it is: the move is played alone.
+        out[at] = m;
+        return 1;
+      }
+      // Move ordering (affects speed only, never the verdict).
       let s: number;
       if (dst === DST_FOUNDATION) s = 100;
-      else if (src === SRC_DRAW) s = 20;
+      else if (src === SRC_DRAW) s = wasteFirst ? 50 : 20;
       else if (src === SRC_REDEAL) s = 1;
       else if (src < SRC_WASTE) {
         // Uncovering a dealt card or emptying a column is worth more.
         s = g.len[dst] === 0 ? 5 : g.orig[src] === g.len[src] ? 60 : 30;
-      } else s = g.len[dst] === 0 ? 10 : 40;
+      } else s = g.len[dst] === 0 ? 10 : wasteFirst ? 70 : 40;
       let j = k++;
       while (j > 0 && scores[j - 1]! < s) {
         scores[j] = scores[j - 1]!;
@@ -135,6 +238,15 @@ export class Solver {
       out[at + j] = m;
     }
     return k;
+  }
+
+  /** Every foundation of the card's suit stands at its rank - 1 or higher. */
+  private isSafeHome(card: number): boolean {
+    const g = this.g;
+    const f = (card >> 4) * g.packs;
+    const want = (card & 15) - 1;
+    for (let i = 0; i < g.packs; i++) if (g.found[f + i]! < want) return false;
+    return true;
   }
 
   private ensureDepth(d: number, need: number): void {
@@ -292,4 +404,10 @@ export class Solver {
     }
     return out;
   }
+}
+
+function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
 }
