@@ -44,6 +44,15 @@ function checkCounts(g: Game, want: Int32Array, where: () => string): void {
   let home = 0;
   for (const f of g.found) home += f;
   if (home !== g.home) fail(`home ${g.home} but foundations hold ${home} (${where()})`);
+  // the in-play mask (stock positions in the waste, or in the privileged row and the pile)
+  const mask = new Uint32Array(g.inPlayMask.length);
+  const set = (pos: number) => (mask[pos >>> 5]! |= 1 << (pos & 31));
+  if (g.phase === 1) for (let i = 0; i < g.wasteLen; i++) set(g.waste[i]!);
+  else {
+    for (let i = 0; i < g.privLen; i++) set(g.priv[i]!);
+    for (let i = g.pileNext; i < g.wasteLen; i++) set(g.waste[i]!);
+  }
+  for (let i = 0; i < mask.length; i++) if (mask[i] !== g.inPlayMask[i]) fail(`inPlayMask word ${i} is ${g.inPlayMask[i]}, expected ${mask[i]} (${where()})`);
 }
 
 /** Rule invariants of one generated move list, in the position before any of them is played. */
@@ -138,6 +147,7 @@ function playout(deal: Deal, rules: Rules, rng: () => number, stats: Stats, labe
     }
     if (n === 0) break;
     const before = g.snapshot();
+    const maskBefore = g.inPlayMask.slice();
     for (let i = 0; i < n; i++) {
       const m = buf[i]!;
       // notation round-trip in this position
@@ -151,6 +161,7 @@ function playout(deal: Deal, rules: Rules, rng: () => number, stats: Stats, labe
       g.undo();
       const after = g.snapshot();
       if (after !== before) fail(`undo of '${formatMove(m)}' changed the position:\n${before}\n${after} (${where()})`);
+      for (let k = 0; k < maskBefore.length; k++) if (g.inPlayMask[k] !== maskBefore[k]) fail(`undo of '${formatMove(m)}' changed inPlayMask (${where()})`);
     }
     // choose: often a foundation move when there is one (to win some games), else any move
     let choice = -1;
