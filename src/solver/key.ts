@@ -55,25 +55,39 @@ export class KeyPacker {
   pack(out: Uint32Array, off: number, justDrew: boolean): void {
     const g = this.g;
     const W = this.words;
-    const mw = this.maskWords;
     const mask = g.inPlayMask;
-    for (let i = 0; i < mw; i++) out[off + i] = mask[i]!;
-    for (let i = mw; i < W; i++) out[off + i] = 0;
     const S = g.stockSize;
+    const full = S >>> 5;
+    for (let i = 0; i < full; i++) out[off + i] = mask[i]!;
+    // Bits are gathered in `acc` (its `bits` low bits are valid) and written a word at a time.
+    let word = off + full;
+    let bits = S & 31;
+    let acc = bits === 0 ? 0 : mask[full]!;
     const ptr = g.phase === 1 ? g.stockPtr : g.pileNext < g.wasteLen ? g.waste[g.pileNext]! : S;
-    let pos = put(out, off, S, ptr | ((g.phase - 1) << 7) | (justDrew ? 256 : 0) | 512, 10);
+    const head = ptr | ((g.phase - 1) << 7) | (justDrew ? 256 : 0) | 512;
+    acc |= head << bits;
+    bits += 10;
+    if (bits >= 32) {
+      out[word++] = acc;
+      bits -= 32;
+      acc = bits === 0 ? 0 : head >>> (10 - bits);
+    }
+    const cols = g.cols;
+    const len = g.len;
+    const orig = g.orig;
+    const C = g.columns;
     const h = g.height;
     const ranks = g.ranks;
     const runSpan = this.runMax + 1;
     const pool = this.pool;
     // Pool entries, sorted descending (zeros, the empty columns, last).
     let np = 0;
-    for (let c = 0; c < g.columns; c++) {
-      if (g.orig[c] !== 0) continue;
-      const l = g.len[c]!;
+    for (let c = 0; c < C; c++) {
+      if (orig[c] !== 0) continue;
+      const l = len[c]!;
       let e = 0;
       if (l > 0) {
-        const base = g.cols[c * h]!;
+        const base = cols[c * h]!;
         e = 1 + ((base >> 4) * ranks + (base & 15) - 1) * runSpan + (l - 1);
       }
       let j = np++;
@@ -85,13 +99,29 @@ export class KeyPacker {
     }
     let k = 0;
     const ob = this.origBits;
-    const rb = this.runBits;
-    const eb = this.entryBits;
-    for (let c = 0; c < g.columns; c++) {
-      const o = g.orig[c]!;
-      if (o !== 0) pos = put(out, off, pos, o | ((g.len[c]! - o) << ob), ob + rb);
-      else pos = put(out, off, pos, pool[k++]! << ob, ob + eb);
+    const wOrig = ob + this.runBits;
+    const wPool = ob + this.entryBits;
+    for (let c = 0; c < C; c++) {
+      const o = orig[c]!;
+      let v: number;
+      let n: number;
+      if (o !== 0) {
+        v = o | ((len[c]! - o) << ob);
+        n = wOrig;
+      } else {
+        v = pool[k++]! << ob;
+        n = wPool;
+      }
+      acc |= v << bits;
+      bits += n;
+      if (bits >= 32) {
+        out[word++] = acc;
+        bits -= 32;
+        acc = bits === 0 ? 0 : v >>> (n - bits);
+      }
     }
+    if (bits > 0) out[word++] = acc;
+    while (word < off + W) out[word++] = 0;
   }
 
   /**

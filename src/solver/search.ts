@@ -124,6 +124,8 @@ export class Solver {
   private frameEnd = new Int32Array(1 << 12);
   private frameCursor = new Int32Array(1 << 12);
   private frameDrew = new Uint8Array(1 << 12);
+  private dfsTable: TranspositionTable | null = null;
+  private bestTable: TranspositionTable | null = null;
 
   /**
    * Solves with one search: `opts` over DEFAULT_OPTIONS. See `solvePreset` for named presets.
@@ -249,6 +251,24 @@ export class Solver {
     return true;
   }
 
+  /**
+   * The transposition table for one search: the last one, emptied, when it fits (a batch
+   * reuses its arrays deal after deal), else a new one sized for the node budget.
+   */
+  private table(words: number, o: SolveOptions, withParents: boolean): TranspositionTable {
+    const maxBytes = o.maxMemoryMB * 1024 * 1024;
+    const t = withParents ? this.bestTable : this.dfsTable;
+    if (t && t.words === words && t.maxBytes === maxBytes) {
+      t.clear();
+      return t;
+    }
+    const expected = Math.min(o.maxNodes * (withParents ? 4 : 1), 1 << 30);
+    const fresh = new TranspositionTable(words, maxBytes, withParents, expected);
+    if (withParents) this.bestTable = fresh;
+    else this.dfsTable = fresh;
+    return fresh;
+  }
+
   private ensureDepth(d: number, need: number): void {
     if (d + 1 >= this.frameEnd.length) {
       const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
@@ -271,7 +291,7 @@ export class Solver {
     const g = this.g;
     const packer = this.packer;
     const key = this.keyBuf;
-    const tt = new TranspositionTable(packer.words, o.maxMemoryMB * 1024 * 1024, false);
+    const tt = this.table(packer.words, o, false);
     const deadline = t0 + o.maxSeconds * 1000;
     let nodes = 0;
     let bestHome = g.home;
@@ -327,7 +347,7 @@ export class Solver {
     const W = packer.words;
     const key = this.keyBuf;
     const h: Heuristic = typeof o.heuristic === 'function' ? o.heuristic : HEURISTICS[o.heuristic] ?? HEURISTICS.blend!;
-    const tt = new TranspositionTable(W, o.maxMemoryMB * 1024 * 1024, true);
+    const tt = this.table(W, o, true);
     const deadline = t0 + o.maxSeconds * 1000;
     // Priority: heuristic score, then newest first (a depth-first tie-break).
     const queue = new FastPriorityQueue<number>((a, b) => a > b);

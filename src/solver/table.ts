@@ -2,36 +2,52 @@ import { hashKey } from './key.js';
 
 /**
  * Transposition table: an append-only store of exact packed keys (state ids are their order of
- * insertion and never move) and an open-addressing index over it (linear probing, an Int32Array
- * of `id + 1`, 0 = empty). For best-first search a parent id per state is kept as well.
+ * insertion and never move) and an open-addressing index over it (linear probing).
  *
- * Full keys, never fingerprints: a hit is an exact match, so an `unsolvable` verdict never rests
- * on a hash collision.
+ * An index word holds `id + 1` in its low 27 bits (0 = empty slot) and 5 more bits of the key's
+ * hash, so that most probes of other keys are turned away without reading the store. A match is
+ * always confirmed on the full key: an `unsolvable` verdict never rests on a hash collision.
+ * For best-first search a parent id per state is kept as well.
  *
- * Memory per stored state: 4 * words (key) + 4 / load (index; load between 0.375 and 0.75)
- * + 4 (parent, best-first only). `bytesPerState()` reports the actual figure.
+ * Memory per stored state: 4 * words (key) + 4 / load (index; load up to 0.75) + 4 (parent,
+ * best-first only). `bytesPerState()` reports the actual figure.
  */
 export const FULL = -2;
 const MAX_LOAD = 0.75;
+const ID_BITS = 27;
+const ID_MASK = (1 << ID_BITS) - 1;
+/** Most states one table holds (ids fit in 27 bits). */
+export const MAX_STATES = ID_MASK - 1;
+/** Largest table sized up front; beyond it the table grows by doubling. */
+const PRESIZE_STATES = 1 << 21;
 
 export class TranspositionTable {
   store: Uint32Array;
   parents: Int32Array | null;
-  private index: Int32Array;
+  private index: Uint32Array;
   private mask: number;
   size = 0;
 
+  /**
+   * @param words key size in 32-bit words
+   * @param maxBytes memory cap for the key store, the index and the parents together
+   * @param withParents keep a parent id per state (best-first search)
+   * @param expectedStates how many states to make room for at once (capped)
+   */
   constructor(
     readonly words: number,
     readonly maxBytes: number,
     readonly withParents: boolean,
-    initialStates = 1 << 14,
+    expectedStates = 1 << 14,
   ) {
-    this.store = new Uint32Array(initialStates * words);
-    this.parents = withParents ? new Int32Array(initialStates) : null;
+    const perState = 4 * words + (withParents ? 4 : 0) + 4 / MAX_LOAD;
+    let states = Math.max(1024, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState)));
     let cap = 1 << 10;
-    while (cap * MAX_LOAD < initialStates) cap *= 2;
-    this.index = new Int32Array(cap);
+    while (cap * MAX_LOAD < states) cap *= 2;
+    states = Math.floor(cap * MAX_LOAD);
+    this.store = new Uint32Array(states * words);
+    this.parents = withParents ? new Int32Array(states) : null;
+    this.index = new Uint32Array(cap);
     this.mask = cap - 1;
   }
 
@@ -40,14 +56,22 @@ export class TranspositionTable {
     return this.store.byteLength + this.index.byteLength + (this.parents ? this.parents.byteLength : 0);
   }
 
-  /** Bytes per state at the current fill, counting only what is used in the store. */
+  /** Bytes per state at the current fill: the used part of the store, and the whole index. */
   bytesPerState(): number {
     if (this.size === 0) return 0;
     return (this.size * (4 * this.words + (this.withParents ? 4 : 0)) + this.index.byteLength) / this.size;
   }
 
+  /** Empties the table, keeping its arrays. Cheap when few states were stored. */
   clear(): void {
-    this.index.fill(0);
+    if (this.size * 8 < this.index.length) {
+      const W = this.words;
+      for (let id = 0; id < this.size; id++) {
+        let i = hashKey(this.store, id * W, W) & this.mask;
+        while ((this.index[i]! & ID_MASK) !== id + 1) i = (i + 1) & this.mask;
+        this.index[i] = 0;
+      }
+    } else this.index.fill(0);
     this.size = 0;
   }
 
@@ -59,24 +83,27 @@ export class TranspositionTable {
     const W = this.words;
     const store = this.store;
     const index = this.index;
-    let i = hashKey(src, off, W) & this.mask;
+    const hash = hashKey(src, off, W);
+    const tag = (hash >>> ID_BITS) << ID_BITS;
+    let i = hash & this.mask;
     for (;;) {
       const e = index[i]!;
       if (e === 0) break;
-      const base = (e - 1) * W;
-      let k = 0;
-      while (k < W && store[base + k] === src[off + k]) k++;
-      if (k === W) return -(e - 1 + 3);
+      if (((e ^ tag) >>> ID_BITS) === 0) {
+        const base = ((e & ID_MASK) - 1) * W;
+        let k = 0;
+        while (k < W && store[base + k] === src[off + k]) k++;
+        if (k === W) return -((e & ID_MASK) - 1 + 3);
+      }
       i = (i + 1) & this.mask;
     }
     const id = this.size;
-    if ((id + 1) * W > this.store.length || id + 1 > this.index.length * MAX_LOAD) {
+    if ((id + 1) * W > store.length || id + 1 > index.length * MAX_LOAD) {
       if (!this.grow()) return FULL;
       return this.insert(src, off);
     }
-    const dst = this.store;
-    for (let k = 0; k < W; k++) dst[id * W + k] = src[off + k]!;
-    index[i] = id + 1;
+    for (let k = 0; k < W; k++) store[id * W + k] = src[off + k]!;
+    index[i] = (tag | (id + 1)) >>> 0;
     this.size = id + 1;
     return id;
   }
@@ -85,20 +112,26 @@ export class TranspositionTable {
   find(src: Uint32Array, off: number): number {
     const W = this.words;
     const store = this.store;
-    let i = hashKey(src, off, W) & this.mask;
+    const hash = hashKey(src, off, W);
+    let i = hash & this.mask;
     for (;;) {
       const e = this.index[i]!;
       if (e === 0) return -1;
-      const base = (e - 1) * W;
+      if (e >>> ID_BITS !== hash >>> ID_BITS) {
+        i = (i + 1) & this.mask;
+        continue;
+      }
+      const base = ((e & ID_MASK) - 1) * W;
       let k = 0;
       while (k < W && store[base + k] === src[off + k]) k++;
-      if (k === W) return e - 1;
+      if (k === W) return (e & ID_MASK) - 1;
       i = (i + 1) & this.mask;
     }
   }
 
   private grow(): boolean {
     const W = this.words;
+    if (this.size + 1 > MAX_STATES) return false;
     const needStore = this.size + 1 > this.store.length / W;
     const needIndex = this.size + 1 > this.index.length * MAX_LOAD;
     const newStates = needStore ? (this.store.length / W) * 2 : this.store.length / W;
@@ -116,12 +149,13 @@ export class TranspositionTable {
       }
     }
     if (needIndex) {
-      this.index = new Int32Array(newCap);
+      this.index = new Uint32Array(newCap);
       this.mask = newCap - 1;
       for (let id = 0; id < this.size; id++) {
-        let i = hashKey(this.store, id * W, W) & this.mask;
+        const hash = hashKey(this.store, id * W, W);
+        let i = hash & this.mask;
         while (this.index[i] !== 0) i = (i + 1) & this.mask;
-        this.index[i] = id + 1;
+        this.index[i] = (((hash >>> ID_BITS) << ID_BITS) | (id + 1)) >>> 0;
       }
     }
     return true;
