@@ -6,6 +6,7 @@ import {
 } from '../game/state.js';
 import { verifyMoves } from '../game/verify.js';
 import { type Heuristic, HEURISTICS } from './heuristics.js';
+import { PileBound } from './bound.js';
 import { KeyPacker } from './key.js';
 import { FULL, TranspositionTable } from './table.js';
 
@@ -28,6 +29,8 @@ export interface SolveOptions {
   readonly reducedSpaces: boolean;
   /** Safe moves to the foundations are played alone, under second-deal=none (sound; see `childMoves`). */
   readonly safeMoves: boolean;
+  /** Prune second-deal positions that PileBound proves lost (sound; see bound.ts). */
+  readonly pileBound: boolean;
   /** Move ordering for depth-first search: 'layout' (layout first) or 'waste' (the waste top first). */
   readonly order: MoveOrder;
 }
@@ -43,6 +46,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   drawDiscipline: true,
   reducedSpaces: true,
   safeMoves: true,
+  pileBound: true,
   order: 'layout',
 };
 
@@ -116,6 +120,9 @@ const TIME_CHECK = 1023;
 export class Solver {
   private g!: Game;
   private packer!: KeyPacker;
+  private bound!: PileBound;
+  /** Positions cut by the bound in the last search. */
+  pruned = 0;
   private keyBuf = new Uint32Array(64);
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
@@ -134,6 +141,8 @@ export class Solver {
     const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts };
     this.g = new Game(deal, rules);
     this.packer = new KeyPacker(this.g);
+    this.bound = new PileBound(this.g);
+    this.pruned = 0;
     if (this.keyBuf.length < this.packer.words * 2) this.keyBuf = new Uint32Array(this.packer.words * 2);
     const t0 = performance.now();
     const r = o.search === 'best' ? this.bestFirst(o, t0) : this.dfs(o, t0);
@@ -299,6 +308,8 @@ export class Solver {
       verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
     });
     if (g.isWon()) return finish('won', undefined, []);
+    const bound = this.bound;
+    const usePrune = o.pileBound && bound.enabled;
     packer.pack(key, 0, false);
     tt.insert(key, 0);
     nodes = 1;
@@ -327,6 +338,11 @@ export class Solver {
         nodes++;
         if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
         if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+        if (usePrune && bound.lost()) {
+          this.pruned++;
+          g.undo();
+          continue;
+        }
         const at = this.frameEnd[d]!;
         this.ensureDepth(d, at);
         d++;
@@ -383,7 +399,8 @@ export class Solver {
           if (g.home > bestHome) bestHome = g.home;
           if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
           if (cid >= SCALE) return finish('unknown', 'memory');
-          queue.add(h(g) * SCALE + cid);
+          if (o.pileBound && this.bound.lost()) this.pruned++;
+          else queue.add(h(g) * SCALE + cid);
         }
         g.undo();
       }

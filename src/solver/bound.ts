@@ -1,0 +1,121 @@
+import { type Game } from '../game/state.js';
+
+/**
+ * A sound test that a second-deal position is lost: "the pile cannot get through".
+ *
+ * In phase 2 the pile comes in a fixed order, and a pile card that cannot go home has to wait
+ * somewhere: in the privileged row (`privileged` places) or parked in the layout (as the
+ * covering card of a pair or in a space). We solve a relaxed game R in which
+ *   - every layout card is free: it goes home as soon as a foundation of its suit takes it
+ *     (column order ignored: more moves than the real game);
+ *   - a row or pile card may go home whenever a foundation takes it (even from deep in the
+ *     row or as the fifth card when privileged cards could move: more moves again);
+ *   - any card that waits goes into one buffer whose size is an upper bound of what the row
+ *     and the layout can hold.
+ * If R cannot get every pile card past the buffer, neither can the real game.
+ *
+ * The parking bound (building=pairs): a column that still holds dealt cards holds at most one
+ * other card (a pair's cover: nothing goes on a pair), and a column whose dealt cards are gone
+ * at most two (a card in the space and its cover). So with E columns emptied of their dealt
+ * cards, the layout holds at most F <= C + E cards that were not dealt there. A column is
+ * emptied of its dealt cards only when each of them is home or is itself one of those F cards
+ * elsewhere (f_o of them), so E <= E_home + f_o, where E_home counts columns whose dealt cards
+ * are all home. The cards parked from the pile are at most F - f_o <= C + E_home.
+ * Under building=none no card goes on another, so F <= E and parked cards <= E_home.
+ * E_home is taken optimistically: a column counts when each of its dealt cards has at least one
+ * copy home. (Under building=suit runs can be stacked without limit, so the test is off.)
+ *
+ * R is decided by a greedy simulation: sending a card home never takes a move away in R (the
+ * foundations only rise, and a card home leaves the buffer or the free layout), and a waiting
+ * card home from the buffer rather than a twin from the layout keeps the buffer smaller with
+ * the same foundations. So the pile is run through once, in order, with everything that can
+ * go home sent home at once; it fails exactly when a card must wait and the buffer is full.
+ */
+export class PileBound {
+  private readonly home = new Int8Array(64);
+  private readonly layout = new Int8Array(64);
+  private readonly buffer = new Int8Array(64);
+  private bufferCount = 0;
+  private readonly dealt: Uint8Array;
+  private readonly rows: number;
+  readonly enabled: boolean;
+
+  constructor(private readonly g: Game) {
+    this.rows = g.deal.size.rows;
+    this.dealt = new Uint8Array(g.columns * this.rows);
+    for (let c = 0; c < g.columns; c++) for (let r = 0; r < this.rows; r++) this.dealt[c * this.rows + r] = g.deal.columns[c]![r]!;
+    this.enabled = g.secondDeal && g.building !== 2;
+  }
+
+  /** True when the position is proven lost (phase 2 only; false means "not proven"). */
+  lost(): boolean {
+    const g = this.g;
+    if (!this.enabled || g.phase !== 2) return false;
+    const home = this.home;
+    const layout = this.layout;
+    const buffer = this.buffer;
+    const packs = g.packs;
+    home.fill(0);
+    layout.fill(0);
+    buffer.fill(0);
+    for (let s = 0; s < 4; s++)
+      for (let k = 0; k < packs; k++) {
+        const top = g.found[s * packs + k]!;
+        for (let r = 1; r <= top; r++) home[(s << 4) | r]!++;
+      }
+    const h = g.height;
+    for (let c = 0; c < g.columns; c++) for (let i = 0; i < g.len[c]!; i++) layout[g.cols[c * h + i]!]!++;
+    for (let i = 0; i < g.privLen; i++) buffer[g.stockCards[g.priv[i]!]!]!++;
+    this.bufferCount = g.privLen;
+    for (let s = 0; s < 4; s++) this.sweep(s, 1);
+    const fixedSlots = g.privileged + (g.building === 1 ? g.columns : 0);
+    for (let i = g.pileNext; i < g.wasteLen; i++) {
+      const card = g.stockCards[g.waste[i]!]!;
+      const r = card & 15;
+      if ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
+        home[card]!++;
+        this.sweep(card >> 4, r);
+        continue;
+      }
+      if (this.bufferCount < fixedSlots || this.bufferCount < fixedSlots + this.emptiedHome()) {
+        buffer[card]!++;
+        this.bufferCount++;
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Sends home, in rank order from `from`, every waiting card of suit s that a foundation takes. */
+  private sweep(s: number, from: number): void {
+    const home = this.home;
+    const packs = this.g.packs;
+    for (let r = from; r <= this.g.ranks; r++) {
+      const card = (s << 4) | r;
+      let moved = false;
+      while ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
+        if (this.buffer[card]! > 0) {
+          this.buffer[card]!--;
+          this.bufferCount--;
+        } else if (this.layout[card]! > 0) this.layout[card]!--;
+        else break;
+        home[card]!++;
+        moved = true;
+      }
+      if (!moved && home[card] === 0) return;
+    }
+  }
+
+  /** Columns each of whose dealt cards has a copy home (optimistic E_home). */
+  private emptiedHome(): number {
+    const rows = this.rows;
+    let n = 0;
+    for (let c = 0; c < this.g.columns; c++) {
+      let all = true;
+      for (let r = 0; r < rows && all; r++) if (this.home[this.dealt[c * rows + r]!] === 0) all = false;
+      if (all) n++;
+    }
+    return n;
+  }
+}
