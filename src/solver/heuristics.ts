@@ -34,28 +34,24 @@ export const buried: Heuristic = (g) => {
   return 4 * g.home - 3 * blocked;
 };
 
-/**
- * Cards home, plus spaces and original cards uncovered: favours positions with room to move.
- */
-export const mobility: Heuristic = (g) => {
-  let spaces = 0;
-  let dealtLeft = 0;
-  for (let c = 0; c < g.columns; c++) {
-    if (g.len[c] === 0) spaces++;
-    dealtLeft += g.orig[c]!;
-  }
-  return 4 * g.home + 3 * spaces - dealtLeft;
-};
+/** Empty columns. */
+export function spaces(g: Game): number {
+  let n = 0;
+  for (let c = 0; c < g.columns; c++) if (g.len[c] === 0) n++;
+  return n;
+}
+
+/** Dealt cards still in their columns. */
+export function dealtLeft(g: Game): number {
+  let n = 0;
+  for (let c = 0; c < g.columns; c++) n += g.orig[c]!;
+  return n;
+}
+
+/** Cards home, plus spaces and original cards uncovered: favours positions with room to move. */
+export const mobility: Heuristic = (g) => 4 * g.home + 3 * spaces(g) - dealtLeft(g);
 
 /** The default: `buried` plus a small weight for spaces and the dealt cards already cleared. */
-export const blend: Heuristic = (g) => {
-  let spaces = 0;
-  let dealtLeft = 0;
-  for (let c = 0; c < g.columns; c++) {
-    if (g.len[c] === 0) spaces++;
-    dealtLeft += g.orig[c]!;
-  }
-  return buried(g) + 2 * spaces - dealtLeft;
-};
+export const blend: Heuristic = (g) => buried(g) + 2 * spaces(g) - dealtLeft(g);
 
 export const HEURISTICS: Readonly<Record<string, Heuristic>> = { blend, home, buried, mobility };
