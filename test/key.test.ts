@@ -1,0 +1,430 @@
+/**
+ * The solver's packed state key (src/solver/key.ts) and transposition table (src/solver/table.ts):
+ * pack/unpack round trips in every variant and size, canonical keys (refilled columns in any
+ * order, the two foundations of a suit interchangeable), exact keys (different positions,
+ * different keys), and the table's insert/find/growth/memory cap and its per-state figure.
+ */
+import { describe, expect, it } from 'vitest';
+import seedrandom from 'seedrandom';
+import {
+  type Deal, type Rules, FULL_SIZE, GEN_ALL, GEN_REDUCED, Game, MAX_MOVES, SRC_DRAW, SRC_REDEAL, dealFromNumber, moveSrc,
+  parseRules, parseSize,
+} from '../src/game/index.js';
+import { KeyPacker, hashKey } from '../src/solver/key.js';
+import { FULL, TranspositionTable } from '../src/solver/table.js';
+import { deal as makeDeal, playMoves, sortedCounts } from './helpers.js';
+
+const VARIANTS = [
+  'book',
+  'building=none',
+  'building=suit',
+  'second-deal=none',
+  'second-deal=none building=none',
+  'second-deal=none building=suit',
+  'privileged=1',
+  'privileged=2',
+  'privileged=3',
+  'privileged=5',
+  'privileged=8',
+  'building=suit privileged=2',
+  'building=none privileged=8',
+] as const;
+
+/** Sizes from the smallest to the full game, with odd stock sizes (the last mask word shared with other bits) and 1 and 16 columns. */
+const SIZES = ['1x2 2x1', '1x4 3x2', '2x3 3x2', '1x5 4x3', '1x6 5x3', '2x4 3x3', '2x4 4x2', '1x13 4x7', '2x13 1x1', '2x13 16x3', '2x13 12x3'] as const;
+
+const keyText = (k: Uint32Array, off = 0, words = k.length): string => Array.from(k.subarray(off, off + words)).join(',');
+
+function legal(g: Game, flags = GEN_ALL): number[] {
+  const buf = new Int32Array(MAX_MOVES);
+  return Array.from(buf.subarray(0, g.generate(buf, flags)));
+}
+
+/** The keys of the positions one move away (justDrew set after a draw, as the solver does), sorted. */
+function childKeys(g: Game, packer: KeyPacker): string[] {
+  const out: string[] = [];
+  const k = new Uint32Array(packer.words);
+  for (const m of legal(g)) {
+    g.apply(m);
+    packer.pack(k, 0, moveSrc(m) === SRC_DRAW);
+    out.push(keyText(k));
+    g.undo();
+  }
+  return out.sort();
+}
+
+/**
+ * Checks one position of `g` against a second game `g2` of the same deal (reused from position
+ * to position, as the best-first search reuses its game): pack -> unpack -> pack. Returns the
+ * problems found (empty when all is well).
+ */
+function roundTrip(g: Game, p: KeyPacker, g2: Game, p2: KeyPacker, justDrew: boolean): string[] {
+  const W = p.words;
+  const problems: string[] = [];
+  const k1 = new Uint32Array(W);
+  p.pack(k1, 0, justDrew);
+  // Packing into a dirty buffer at an offset gives the same words.
+  const dirty = new Uint32Array(W + 5).fill(0xffffffff);
+  p.pack(dirty, 3, justDrew);
+  if (keyText(dirty, 3, W) !== keyText(k1)) problems.push('pack at an offset into a dirty buffer differs');
+  if (dirty[2] !== 0xffffffff || dirty[W + 3] !== 0xffffffff) problems.push('pack wrote outside its words');
+  // The flag is part of the key.
+  const other = new Uint32Array(W);
+  p.pack(other, 0, !justDrew);
+  if (keyText(other) === keyText(k1)) problems.push('justDrew does not change the key');
+  // Unpack (from an offset) into the second game.
+  const flag = p2.unpack(dirty, 3);
+  if (flag !== justDrew) problems.push(`justDrew ${justDrew} unpacked as ${flag}`);
+  const k2 = new Uint32Array(W);
+  p2.pack(k2, 0, justDrew);
+  if (keyText(k2) !== keyText(k1)) problems.push(`pack(unpack(key)) differs: ${keyText(k1)} -> ${keyText(k2)}`);
+  if (g2.home !== g.home) problems.push(`home ${g.home} unpacked as ${g2.home}`);
+  if (g2.phase !== g.phase) problems.push(`phase ${g.phase} unpacked as ${g2.phase}`);
+  if (g2.isWon() !== g.isWon()) problems.push('isWon differs');
+  if (Array.from(g2.inPlayMask).join() !== Array.from(g.inPlayMask).join())
+    problems.push(`inPlayMask ${Array.from(g.inPlayMask).join()} unpacked as ${Array.from(g2.inPlayMask).join()}`);
+  if (JSON.stringify(sortedCounts(g2.cardCounts())) !== JSON.stringify(sortedCounts(g.cardCounts()))) problems.push('card counts differ');
+  const n1 = legal(g).length;
+  const n2 = legal(g2).length;
+  if (n1 !== n2) problems.push(`${n1} legal moves, unpacked ${n2}`);
+  if (legal(g, GEN_REDUCED).length !== legal(g2, GEN_REDUCED).length) problems.push('GEN_REDUCED move counts differ');
+  // The unpacked game plays like the original: the same positions one move away.
+  const c1 = childKeys(g, p);
+  const c2 = childKeys(g2, p2);
+  if (c1.join(' ') !== c2.join(' ')) problems.push('the keys one move away differ');
+  p2.pack(k2, 0, justDrew);
+  if (keyText(k2) !== keyText(k1)) problems.push('apply/undo after unpack does not come back to the key');
+  return problems;
+}
+
+/** A random move, biased toward draws and the redeal so that playouts reach the second deal. */
+function pick(moves: number[], rng: () => number): number {
+  const redeal = moves.find((m) => moveSrc(m) === SRC_REDEAL);
+  if (redeal !== undefined && rng() < 0.5) return redeal;
+  const draw = moves.find((m) => moveSrc(m) === SRC_DRAW);
+  if (draw !== undefined && rng() < 0.4) return draw;
+  return moves[Math.floor(rng() * moves.length)]!;
+}
+
+describe('pack / unpack round trip over random playouts', () => {
+  for (const sizeText of SIZES) {
+    it(`size ${sizeText}, every variant`, () => {
+      const size = parseSize(sizeText);
+      const problems: string[] = [];
+      let positions = 0;
+      let phase2 = 0;
+      for (const variant of VARIANTS) {
+        const rules = parseRules(variant);
+        for (let n = 0; n < 2; n++) {
+          const deal = dealFromNumber(n, size);
+          const g = new Game(deal, rules);
+          const g2 = new Game(deal, rules);
+          const p = new KeyPacker(g);
+          const p2 = new KeyPacker(g2);
+          for (let playout = 0; playout < 2; playout++) {
+            const rng = seedrandom(`key:${sizeText}:${variant}:${n}:${playout}`);
+            g.reset();
+            let justDrew = false;
+            for (let step = 0; step < 250; step++) {
+              positions++;
+              if (g.phase === 2) phase2++;
+              for (const flag of [justDrew, !justDrew]) {
+                for (const pr of roundTrip(g, p, g2, p2, flag))
+                  problems.push(`${variant} deal ${n} playout ${playout} step ${step} justDrew ${flag}: ${pr}`);
+              }
+              const moves = legal(g);
+              if (moves.length === 0) break;
+              const m = pick(moves, rng);
+              g.apply(m);
+              justDrew = moveSrc(m) === SRC_DRAW;
+            }
+          }
+        }
+      }
+      expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 10).join('\n')}`).toBe(0);
+      expect(positions).toBeGreaterThan(100);
+      expect(phase2, 'playouts reach the second deal').toBeGreaterThan(0);
+    });
+  }
+});
+
+/**
+ * An independent description of a position up to the symmetries the key is meant to merge:
+ * columns that still hold dealt cards by their index; the other columns (refilled or empty) as
+ * a sorted list; the two foundations of each suit as a sorted pair; stock, waste, privileged
+ * row and pile by stock positions; and the draw flag.
+ */
+function canonical(g: Game, justDrew: boolean): string {
+  const dealt: string[] = [];
+  const pool: string[] = [];
+  for (let c = 0; c < g.columns; c++) {
+    const cards = Array.from(g.cols.subarray(c * g.height, c * g.height + g.len[c]!)).join(',');
+    if (g.orig[c]! > 0) dealt.push(`${c}:${g.orig[c]}:${cards}`);
+    else pool.push(`[${cards}]`);
+  }
+  pool.sort();
+  const found: string[] = [];
+  for (let s = 0; s < 4; s++) found.push(Array.from(g.found.subarray(s * g.packs, (s + 1) * g.packs)).sort((a, b) => a - b).join(','));
+  const rest =
+    g.phase === 1
+      ? `stock ${g.stockPtr} waste ${Array.from(g.waste.subarray(0, g.wasteLen)).join(',')}`
+      : `row ${Array.from(g.priv.subarray(0, g.privLen)).join(',')} pile ${Array.from(g.waste.subarray(g.pileNext, g.wasteLen)).join(',')}`;
+  return [dealt.join(' '), pool.join(''), found.join(' '), `phase ${g.phase}`, rest, justDrew ? 'drew' : ''].join(' | ');
+}
+
+describe('canonical and exact keys', () => {
+  it('over the reachable positions of small deals, two keys are equal exactly when the positions are the same up to symmetry', () => {
+    const problems: string[] = [];
+    let positions = 0;
+    let phase2 = 0;
+    let merged = 0;
+    for (const sizeText of ['1x4 3x2', '2x3 3x2', '1x5 4x3', '2x4 4x2']) {
+      for (const variant of VARIANTS) {
+        for (let n = 0; n < 2; n++) {
+          const g = new Game(dealFromNumber(n, parseSize(sizeText)), parseRules(variant));
+          const p = new KeyPacker(g);
+          const k = new Uint32Array(p.words);
+          const byKey = new Map<string, string>();
+          const byCanon = new Map<string, string>();
+          const seen = new Set<string>();
+          const visit = (justDrew: boolean): void => {
+            const snap = `${g.snapshot()}|${justDrew}`;
+            if (seen.has(snap) || seen.size >= 3000) return;
+            seen.add(snap);
+            positions++;
+            if (g.phase === 2) phase2++;
+            p.pack(k, 0, justDrew);
+            const key = keyText(k);
+            const canon = canonical(g, justDrew);
+            const a = byKey.get(key);
+            const b = byCanon.get(canon);
+            if (a !== undefined && a !== canon) problems.push(`${sizeText} ${variant} deal ${n}: one key for\n  ${a}\n  ${canon}`);
+            if (b !== undefined && b !== key) problems.push(`${sizeText} ${variant} deal ${n}: two keys for ${canon}`);
+            if (a === undefined) byKey.set(key, canon);
+            else merged++;
+            if (b === undefined) byCanon.set(canon, key);
+            for (const m of legal(g)) {
+              g.apply(m);
+              visit(moveSrc(m) === SRC_DRAW);
+              g.undo();
+            }
+          };
+          visit(false);
+        }
+      }
+    }
+    expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 6).join('\n')}`).toBe(0);
+    expect(positions).toBeGreaterThan(10_000);
+    expect(phase2, 'the second deal is reached').toBeGreaterThan(1000);
+    expect(merged, 'some positions are merged by symmetry').toBeGreaterThan(100);
+  });
+
+  /*
+   * Deal R (one pack A-5, five columns of two): c1 [2S AS], c2 [2H AH], c3 [3C 5S], c4 [4D 3H],
+   * c5 [5C 4C]. The aces and deuces of c1 and c2 go up, emptying both; then 5S (from c3) and 3H
+   * (from c4) fill them in either order.
+   */
+  const R = makeDeal('1x5 5x2', ['2S 2H 3C 4D 5C', 'AS AH 5S 3H 4C'], '3S 4S 4H 5H AD 2D 3D 5D AC 2C');
+  const EMPTY_C1_C2 = ['c1>f AS', 'c2>f AH', 'c1>f 2S', 'c2>f 2H'];
+
+  const keyOf = (g: Game, justDrew = false): string => {
+    const p = new KeyPacker(g);
+    const k = new Uint32Array(p.words);
+    p.pack(k, 0, justDrew);
+    return keyText(k);
+  };
+  const play = (deal: Deal, rules: Rules, moves: readonly string[]): Game => {
+    const g = new Game(deal, rules);
+    playMoves(g, moves);
+    return g;
+  };
+
+  for (const variant of ['book', 'building=none', 'building=suit'] as const) {
+    it(`refilled columns in either order give the same key (${variant})`, () => {
+      const rules = parseRules(variant);
+      const a1 = play(R, rules, [...EMPTY_C1_C2, 'c3>c1 5S', 'c4>c2 3H']);
+      const b1 = play(R, rules, [...EMPTY_C1_C2, 'c4>c1 3H', 'c3>c2 5S']);
+      expect(a1.snapshot()).not.toBe(b1.snapshot()); // c1 and c2 are swapped
+      expect(keyOf(a1)).toBe(keyOf(b1));
+      // Then the 5S goes up from whichever column holds it: one refilled column is empty again.
+      const more = ['draw 3S', 'w>f 3S', 'draw 4S', 'w>f 4S'];
+      const a2 = play(R, rules, [...EMPTY_C1_C2, 'c3>c1 5S', 'c4>c2 3H', ...more, 'c1>f 5S']);
+      const b2 = play(R, rules, [...EMPTY_C1_C2, 'c4>c1 3H', 'c3>c2 5S', ...more, 'c2>f 5S']);
+      expect(a2.snapshot()).not.toBe(b2.snapshot());
+      expect(keyOf(a2)).toBe(keyOf(b2));
+      // Genuinely different positions: other cards in the refilled columns, a draw, the flag.
+      const c1 = play(R, rules, [...EMPTY_C1_C2, 'c3>c1 5S', 'c5>c2 4C']);
+      const d1 = play(R, rules, [...EMPTY_C1_C2, 'c3>c1 5S']);
+      const e1 = play(R, rules, [...EMPTY_C1_C2, 'c3>c1 5S', 'c4>c2 3H', 'draw 3S']);
+      const keys = [keyOf(a1), keyOf(c1), keyOf(d1), keyOf(e1), keyOf(e1, true), keyOf(a1, true), keyOf(a2)];
+      expect(new Set(keys).size).toBe(keys.length);
+    });
+  }
+
+  /*
+   * Deal F (two packs A-3, four columns of two): c1 [3S AS], c2 [3H AS], c3 [2H 2S], c4 [3D 3S].
+   * Both aces of spades go up, then a 2S. The engine builds on the first foundation that takes a
+   * card, so play always gives foundations (AS 2S, AS); the mirrored position (AS, AS 2S) is made
+   * by hand: the key must not tell them apart.
+   */
+  const F = makeDeal('2x3 4x2', ['3S 3H 2H 3D', 'AS AS 2S 3S'], 'AH AH 2H 3H AD AD 2D 2D 3D AC AC 2C 2C 3C 3C 2S');
+
+  it('the two foundations of a suit are interchangeable', () => {
+    const first = play(F, parseRules('book'), ['c1>f AS', 'c2>f AS', 'c3>f 2S']);
+    const order2 = play(F, parseRules('book'), ['c2>f AS', 'c1>f AS', 'c3>f 2S']);
+    expect(Array.from(first.found.subarray(0, 2))).toEqual([2, 1]);
+    expect(keyOf(order2)).toBe(keyOf(first));
+    const mirrored = play(F, parseRules('book'), ['c1>f AS', 'c2>f AS', 'c3>f 2S']);
+    mirrored.found[0] = 1;
+    mirrored.found[1] = 2;
+    expect(mirrored.snapshot()).not.toBe(first.snapshot());
+    expect(keyOf(mirrored)).toBe(keyOf(first));
+    expect(legal(mirrored).length).toBe(legal(first).length);
+    // Both take a 3S (on whichever foundation holds the 2S), and still have equal keys.
+    playMoves(first, ['c1>f 3S']);
+    playMoves(mirrored, ['c1>f 3S']);
+    expect(Array.from(mirrored.found.subarray(0, 2))).toEqual([1, 3]);
+    expect(keyOf(mirrored)).toBe(keyOf(first));
+    // A different position of the same deal: the other 3S up instead.
+    const other = play(F, parseRules('book'), ['c1>f AS', 'c2>f AS', 'c3>f 2S', 'c4>f 3S']);
+    expect(keyOf(other)).not.toBe(keyOf(first));
+  });
+
+  it('the end of the first deal and the start of the second have different keys', () => {
+    // Deal: layout 2D 2C; the stock 2S 2H and the four aces. After all draws the waste is 2S 2H.
+    const deal = makeDeal('1x2 2x1', ['2D 2C'], '2S 2H AS AH AD AC');
+    const moves = ['draw 2S', 'draw 2H', 'draw AS', 'w>f AS', 'draw AH', 'w>f AH', 'draw AD', 'w>f AD', 'draw AC', 'w>f AC'];
+    const end = play(deal, parseRules('book'), moves);
+    const second = play(deal, parseRules('book'), [...moves, 'redeal']);
+    expect(second.phase).toBe(2);
+    expect(Array.from(end.inPlayMask)).toEqual(Array.from(second.inPlayMask));
+    expect(keyOf(second)).not.toBe(keyOf(end));
+  });
+});
+
+describe('key size', () => {
+  it('the book full size packs into 6 words (24 bytes of key per state), pysol into 7', () => {
+    // A change of the key layout changes these on purpose: update them and the memory figures.
+    const book = new KeyPacker(new Game(dealFromNumber(1, FULL_SIZE), parseRules('book')));
+    expect(book.bits).toBe(186); // 68 stock bits + 10 + 12 columns x (2 + 7)
+    expect(book.words).toBe(6);
+    expect(4 * book.words).toBe(24);
+    const pysol = new KeyPacker(new Game(dealFromNumber(1, FULL_SIZE), parseRules('pysol')));
+    expect(pysol.bits).toBe(222); // 68 + 10 + 12 x (2 + 10)
+    expect(pysol.words).toBe(7);
+  });
+});
+
+describe('transposition table', () => {
+  /** Distinct random keys of `words` words, and some that differ from each other in one bit. */
+  function randomKeys(count: number, words: number, seed: string): Uint32Array[] {
+    const rng = seedrandom(seed);
+    const seen = new Set<string>();
+    const out: Uint32Array[] = [];
+    const add = (k: Uint32Array) => {
+      const t = keyText(k);
+      if (!seen.has(t)) {
+        seen.add(t);
+        out.push(k);
+      }
+    };
+    add(new Uint32Array(words)); // all zeros
+    for (let b = 0; b < words * 32 && out.length < count; b++) {
+      const k = new Uint32Array(words);
+      k[b >>> 5] = (1 << (b & 31)) >>> 0;
+      add(k);
+    }
+    while (out.length < count) {
+      const k = new Uint32Array(words);
+      for (let i = 0; i < words; i++) k[i] = Math.floor(rng() * 2 ** 32);
+      if (rng() < 0.3) k[0] = Math.floor(rng() * 64); // many keys alike in all but a few bits
+      add(k);
+    }
+    return out;
+  }
+
+  for (const withParents of [false, true]) {
+    it(`insert / find round trip, re-insert, growth (${withParents ? 'with' : 'without'} parents)`, () => {
+      const W = 3;
+      const keys = randomKeys(60_000, W, `table:${withParents}`);
+      const tt = new TranspositionTable(W, 1 << 30, withParents, 16);
+      const startBytes = tt.bytes();
+      keys.forEach((k, i) => {
+        const id = tt.insert(k, 0);
+        if (id !== i) expect(id, `insert ${i}`).toBe(i);
+        if (withParents) tt.parents![id] = (i * 7) % 1000;
+      });
+      expect(tt.size).toBe(keys.length);
+      expect(tt.bytes()).toBeGreaterThan(startBytes); // it grew
+      // Every key is found at its id, re-inserting gives -(id + 3), and the store holds the key.
+      let bad = 0;
+      keys.forEach((k, i) => {
+        if (tt.find(k, 0) !== i) bad++;
+        if (tt.insert(k, 0) !== -(i + 3)) bad++;
+        if (keyText(tt.store, i * W, W) !== keyText(k)) bad++;
+        if (withParents && tt.parents![i] !== (i * 7) % 1000) bad++;
+      });
+      expect(bad).toBe(0);
+      expect(tt.size).toBe(keys.length);
+      // Keys never inserted are not found; a key at an offset in a larger buffer is found.
+      const idOf = new Map(keys.map((k, i) => [keyText(k), i] as const));
+      let wrong = 0;
+      for (const k of randomKeys(2000, W, 'absent')) if (tt.find(k, 0) !== (idOf.get(keyText(k)) ?? -1)) wrong++;
+      expect(wrong).toBe(0);
+      const buf = new Uint32Array(W + 10);
+      buf.set(keys[12345]!, 7);
+      expect(tt.find(buf, 7)).toBe(12345);
+      expect(hashKey(buf, 7, W)).toBe(hashKey(keys[12345]!, 0, W));
+      // bytesPerState: the used store (and parents) per state plus the whole index.
+      const indexBytes = tt.bytes() - tt.store.byteLength - (tt.parents ? tt.parents.byteLength : 0);
+      expect(tt.bytesPerState()).toBeCloseTo((tt.size * (4 * W + (withParents ? 4 : 0)) + indexBytes) / tt.size, 9);
+      // clear() empties it; the same keys then get ids from 0 again.
+      tt.clear();
+      expect(tt.size).toBe(0);
+      expect(tt.bytesPerState()).toBe(0);
+      expect(tt.find(keys[5]!, 0)).toBe(-1);
+      expect(tt.insert(keys[5]!, 0)).toBe(0);
+      expect(tt.insert(keys[9]!, 0)).toBe(1);
+      expect(tt.insert(keys[5]!, 0)).toBe(-3);
+    });
+  }
+
+  it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
+    for (const [words, maxBytes, withParents] of [
+      [4, 1000, false],
+      [4, 256 * 1024, false],
+      [6, 512 * 1024, true],
+    ] as const) {
+      const tt = new TranspositionTable(words, maxBytes, withParents, 16);
+      const keys = randomKeys(200_000, words, `full:${words}:${maxBytes}`);
+      let fullAt = -1;
+      for (let i = 0; i < keys.length; i++) {
+        const id = tt.insert(keys[i]!, 0);
+        if (id === FULL) {
+          fullAt = i;
+          break;
+        }
+        expect(id).toBe(i);
+      }
+      expect(fullAt, `words ${words} maxBytes ${maxBytes}`).toBeGreaterThan(0);
+      expect(tt.size).toBe(fullAt);
+      expect(tt.insert(keys[fullAt]!, 0)).toBe(FULL); // still full
+      expect(tt.insert(keys[fullAt - 1]!, 0)).toBe(-(fullAt - 1 + 3)); // a stored key is still found
+      expect(tt.find(keys[0]!, 0)).toBe(0);
+      expect(tt.size).toBe(fullAt);
+      if (maxBytes >= 256 * 1024) expect(tt.bytes()).toBeLessThanOrEqual(maxBytes);
+    }
+  });
+
+  it('bytesPerState at the book full size: 24 bytes of key plus the index', () => {
+    const g = new Game(dealFromNumber(1, FULL_SIZE), parseRules('book'));
+    const p = new KeyPacker(g);
+    const tt = new TranspositionTable(p.words, 1 << 30, false);
+    const keys = randomKeys(50_000, p.words, 'book-bytes');
+    for (const k of keys) tt.insert(k, 0);
+    const indexBytes = tt.bytes() - tt.store.byteLength;
+    expect(tt.bytesPerState()).toBeCloseTo(24 + indexBytes / tt.size, 9);
+    // The index is 4 bytes a slot at a load of at most 0.75.
+    expect(indexBytes / tt.size).toBeGreaterThanOrEqual(4 / 0.75);
+  });
+});

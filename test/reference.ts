@@ -1,0 +1,50 @@
+/**
+ * A reference solver for the tests only: plain exhaustive depth-first search over every legal
+ * move (`generate` with GEN_ALL), remembering the positions already searched by their full
+ * `snapshot()` text (column order and foundations exactly as they are). No pruning, no
+ * symmetry, no draw discipline, no move ordering: it relies on nothing but the engine's rules.
+ *
+ * Meant for small deck sizes. It keeps a cap on the positions it stores and throws when the
+ * cap is passed, so a test can never hang or run out of memory silently.
+ */
+import { type Deal, type PackedMove, type Rules, GEN_ALL, Game, MAX_MOVES } from '../src/game/index.js';
+
+export interface ReferenceResult {
+  readonly verdict: 'won' | 'unsolvable';
+  /** Positions stored (distinct snapshots searched). */
+  readonly states: number;
+  /** A winning line when won (the moves of the first win found), else null. */
+  readonly moves: PackedMove[] | null;
+}
+
+export class ReferenceLimitError extends Error {
+  override readonly name = 'ReferenceLimitError';
+}
+
+export const REFERENCE_MAX_STATES = 3_000_000;
+
+export function referenceSolve(deal: Deal, rules: Rules, maxStates = REFERENCE_MAX_STATES): ReferenceResult {
+  const game = new Game(deal, rules);
+  const seen = new Set<string>();
+
+  // Returns true when a win is reachable from the current position.
+  const search = (): boolean => {
+    if (game.isWon()) return true;
+    const snap = game.snapshot();
+    if (seen.has(snap)) return false;
+    seen.add(snap);
+    if (seen.size > maxStates) throw new ReferenceLimitError(`reference search passed ${maxStates} positions`);
+    const buf = new Int32Array(MAX_MOVES);
+    const n = game.generate(buf, GEN_ALL);
+    for (let i = 0; i < n; i++) {
+      game.apply(buf[i]!);
+      const won = search();
+      if (won) return true; // leave the winning line applied: game.history() is the solution
+      game.undo();
+    }
+    return false;
+  };
+
+  const won = search();
+  return { verdict: won ? 'won' : 'unsolvable', states: seen.size, moves: won ? game.history() : null };
+}
