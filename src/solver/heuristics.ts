@@ -54,4 +54,26 @@ export const mobility: Heuristic = (g) => 4 * g.home + 3 * spaces(g) - dealtLeft
 /** The default: `buried` plus a small weight for spaces and the dealt cards already cleared. */
 export const blend: Heuristic = (g) => buried(g) + 2 * spaces(g) - dealtLeft(g);
 
-export const HEURISTICS: Readonly<Record<string, Heuristic>> = { blend, home, buried, mobility };
+/** Cards waiting in the waste, or in the pile and the privileged row. */
+export function waiting(g: Game): number {
+  return g.phase === 1 ? g.wasteLen : g.wasteLen - g.pileNext + g.privLen;
+}
+
+/**
+ * Cards home, less the cards waiting in the waste or the pile (each will have to get through
+ * the privileged row in order), less blocked cards: for games with a second deal.
+ */
+export const waste: Heuristic = (g) => buried(g) + 2 * spaces(g) - 2 * waiting(g);
+
+/** `waste` with spaces worth twice as much. */
+export const wasteSpaces: Heuristic = (g) => buried(g) + 4 * spaces(g) - 2 * waiting(g);
+
+/** `waste` that also counts the dealt cards still in their columns against the position. */
+export const wasteDealt: Heuristic = (g) => buried(g) + 2 * spaces(g) - 2 * waiting(g) - dealtLeft(g);
+
+/** `waste` with the waiting cards weighed more heavily. */
+export const wasteHeavy: Heuristic = (g) => buried(g) + 2 * spaces(g) - 3 * waiting(g);
+
+export const HEURISTICS: Readonly<Record<string, Heuristic>> = {
+  blend, home, buried, mobility, waste, wasteSpaces, wasteDealt, wasteHeavy,
+};

@@ -65,12 +65,15 @@ export interface Preset {
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'depth-first (layout first), best-first (blend), depth-first (waste first) on 40/30/30 % of the budget',
+    description:
+      'best-first with four heuristics (waste, wasteSpaces, wasteDealt, wasteHeavy) on 20 % of the budget each, then depth-first (layout first) on 20 %',
     options: { maxNodes: 3_000_000 },
     stages: [
-      { share: 0.4, options: { search: 'dfs', order: 'layout' } },
-      { share: 0.3, options: { search: 'best', heuristic: 'blend' } },
-      { share: 0.3, options: { search: 'dfs', order: 'waste' } },
+      { share: 0.2, options: { search: 'best', heuristic: 'waste' } },
+      { share: 0.2, options: { search: 'best', heuristic: 'wasteSpaces' } },
+      { share: 0.2, options: { search: 'best', heuristic: 'wasteDealt' } },
+      { share: 0.2, options: { search: 'best', heuristic: 'wasteHeavy' } },
+      { share: 0.2, options: { search: 'dfs', order: 'layout' } },
     ],
   },
   fast: {
