@@ -6,3 +6,4 @@ export * from './state.js';
 export * from './notation.js';
 export * from './verify.js';
 export * from './pysol.js';
+export * from './tactics.js';

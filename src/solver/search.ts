@@ -1,6 +1,7 @@
 import FastPriorityQueue from 'fastpriorityqueue';
 import { type Deal } from '../game/deal.js';
 import { type Rules } from '../game/rules.js';
+import { type Tactics, NO_RESTRICTION, allowedByTactics, isRestricted } from '../game/tactics.js';
 import {
   Game, type PackedMove, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE,
 } from '../game/state.js';
@@ -33,6 +34,11 @@ export interface SolveOptions {
   readonly pileBound: boolean;
   /** Move ordering for depth-first search: 'layout' (layout first) or 'waste' (the waste top first). */
   readonly order: MoveOrder;
+  /**
+   * Tactics as restrictions (src/game/tactics.ts): not a pruning but a smaller game; the verdict
+   * then says whether a player keeping to them can win. Default: none.
+   */
+  readonly tactics: Tactics;
 }
 
 export type MoveOrder = 'layout' | 'waste';
@@ -48,6 +54,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   safeMoves: true,
   pileBound: true,
   order: 'layout',
+  tactics: NO_RESTRICTION,
 };
 
 /**
@@ -214,10 +221,12 @@ export class Solver {
     let k = 0;
     const restrict = justDrew && o.drawDiscipline && g.phase === 1;
     const wasteFirst = o.order === 'waste';
+    const tactics = isRestricted(o.tactics) ? o.tactics : null;
     for (let i = 0; i < n; i++) {
       const m = gen[i]!;
       const src = m & 63;
       if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
+      if (tactics && !allowedByTactics(g, m, tactics)) continue;
       const dst = (m >> 6) & 63;
       if (dst === DST_FOUNDATION && o.safeMoves && !g.secondDeal && this.isSafeHome(m >>> 12)) {
         // Safe move (sound, second-deal=none only): X = (s, r) may go home and every foundation of
