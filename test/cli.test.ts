@@ -127,12 +127,10 @@ describe('show and moves', () => {
     expect(cli(['moves', '--deal', f]).stdout).toBe(byNumber.stdout);
   });
 
-  it('start shows deal 1 and its moves', () => {
-    const r = cli(['start']);
+  it('start is the default experiment, a batch (batch is tested in test/batch.test.ts)', () => {
+    const r = cli(['start', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Deal 1');
-    expect(r.stdout).toContain('Legal moves:');
-    for (const m of startMoves(dealFromNumber(1))) expect(r.stdout).toContain(`  ${m}\n`);
+    expect(r.stdout).toContain('The same as: limited batch --from 1 --count 2000 --rules book --preset fast');
   });
 
   it('every command has help with an example', () => {

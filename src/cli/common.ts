@@ -122,7 +122,7 @@ export function resolveDeal(n: string | undefined, o: DealSourceOptions): Resolv
 }
 
 /** Runs a parser, putting the option's name in front of its error message. */
-function prefixed<T>(option: string, f: () => T): T {
+export function prefixed<T>(option: string, f: () => T): T {
   try {
     return f();
   } catch (e) {

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { examples, oneLine, reportError } from './common.js';
+import { registerBatch } from './commands/batch.js';
 import { registerDeal } from './commands/deal.js';
+import { registerMerge } from './commands/merge.js';
 import { registerMoves } from './commands/moves.js';
 import { registerShow } from './commands/show.js';
 import { registerStart } from './commands/start.js';
@@ -14,7 +16,9 @@ import { registerSolve } from './commands/solve.js';
 import { registerVerify } from './commands/verify.js';
 
 /** The commands, in the order `limited --help` lists them. */
-const COMMANDS: readonly ((program: Command) => void)[] = [registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve];
+const COMMANDS: readonly ((program: Command) => void)[] = [
+  registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge,
+];
 
 function packageVersion(): string {
   // dist/src/cli/main.js -> the package root, three levels up.
@@ -48,6 +52,7 @@ export function buildProgram(): Command {
         'limited verify 1 --solution moves.txt     # check a solution',
         'limited solve 1 --max-seconds 10          # solve deal 1 (won, unsolvable or unknown)',
         'limited solve --pysol 123456              # solve the deal of PySolFC game 123456',
+        'limited batch --from 1 --count 1000 --preset fast --max-nodes 50000   # win rate of deals 1-1000, every core',
       ) +
         "\nEach command has its own help with examples: 'limited COMMAND --help'.\n" +
         'Deals: a deal number N (0 to 2^53-1, the same deal for ever), --deal FILE, or --pysol GAME\n' +

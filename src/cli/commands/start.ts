@@ -1,27 +1,45 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type Command } from 'commander';
-import { dealFromNumber, BOOK, Game } from '../../game/index.js';
-import { examples, out, run, stdoutColor } from '../common.js';
-import { formatLegalMoves } from './moves.js';
-import { formatPosition, positionTitle } from './show.js';
+import { metaPath, summaryPath } from '../../batch/files.js';
+import { examples, run } from '../common.js';
+import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
 
-/** What `npm start` runs. Until the batch runner exists: deal 1, as `show` and `moves` print it. */
+/**
+ * The default experiment (what `npm start` runs): book deals 1-2000 at full size, solved with
+ * the `fast` preset (one depth-first search) at a modest node budget, so that it takes a few
+ * minutes on two cores. Deals the budget does not decide are reported as unknown.
+ */
+export const START_OUT = 'results/default.csv';
+const START: BatchCliOptions = { from: '1', count: '2000', rules: 'book', preset: 'fast', maxNodes: '50000', out: START_OUT };
+/** The same as a command line: `batch --from 1 --count 2000 ...`. */
+export const START_ARGS = ['batch', ...Object.entries(START).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(v)])];
+
 export function registerStart(program: Command): void {
   program
     .command('start')
-    .description('a first look (what npm start runs): deal 1 and its legal moves')
-    .addHelpText('after', examples('limited start', 'npm start                           # builds, then runs this'))
+    .description('the default experiment (what npm start runs): book deals 1-2000 on every core, a win rate with its 95 % interval; resumes')
+    .option('--fresh', `start over: remove ${START_OUT} and its sidecars first (otherwise a second run resumes, or just prints the summary)`)
+    .option('--workers <n>', 'worker threads (default: the number of cores)')
+    .option('--no-progress', 'no progress on stderr')
+    .addHelpText(
+      'after',
+      examples('limited start', 'limited start --fresh', 'npm start                           # builds, then runs this') +
+        `\nThe same as: limited ${START_ARGS.join(' ')}\n` +
+        'Book deals 1-2000 at full size, each solved by one depth-first search of at most 50000\n' +
+        "nodes: deals it does not decide within the budget are counted as 'unknown', and the 95 %\n" +
+        'interval counts them as lost for its low end and as won for its high end.\n' +
+        "'limited batch --help' has the options for other experiments.\n",
+    )
     .action(
-      run(() => {
-        const deal = dealFromNumber(1);
-        const r = { deal, rules: BOOK, label: 'deal 1' };
-        const g = new Game(deal, r.rules);
-        out(
-          formatPosition(g, positionTitle(r), stdoutColor()) +
-            '\nLegal moves:\n' +
-            formatLegalMoves(g, '  ') +
-            "\nNext: 'limited show N', 'limited moves N --after FILE', 'limited verify N --solution FILE';\n" +
-            "'limited --help' lists every command.",
-        );
+      run(async (o: { fresh?: boolean; workers?: string; progress?: boolean }) => {
+        mkdirSync(dirname(START_OUT), { recursive: true });
+        if (o.fresh) for (const f of [START_OUT, metaPath(START_OUT), summaryPath(START_OUT)]) rmSync(f, { force: true });
+        const opts: BatchCliOptions = { ...START, progress: o.progress !== false, ...(o.workers !== undefined ? { workers: o.workers } : {}) };
+        const args = [...START_ARGS, ...(o.workers !== undefined ? ['--workers', o.workers] : [])];
+        const cfg = batchConfig(opts, args);
+        process.stderr.write(`limited start: the default experiment, the same as: limited ${args.join(' ')}\n`);
+        await runBatchCommand(cfg, 'limited start');
       }),
     );
 }

@@ -1,0 +1,178 @@
+/**
+ * `limited merge`: checks that results files are parts of one experiment — the same job, no
+ * deal twice, no deal missing between them, every part complete, and (when they are shards of
+ * one range) every shard present — and combines them: rows sorted by deal, one summary.
+ */
+import { resolve } from 'node:path';
+import { UserError } from '../game/index.js';
+import { jobDifference } from './compare.js';
+import {
+  type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
+  writeAtomic, writeMeta, writeSummary,
+} from './files.js';
+import { COLUMNS, HEADER } from './job.js';
+import { machine, gitCommit, toolVersion } from './machine.js';
+import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
+import { rangeLabel } from './report.js';
+import { summarize } from './stats.js';
+
+interface Part {
+  readonly file: string;
+  readonly meta: Meta;
+  readonly rf: ResultsFile;
+}
+
+export interface Merged {
+  readonly meta: Meta;
+  readonly header: string;
+  readonly lines: string[];
+  readonly summary: SummaryFile;
+}
+
+const sameRange = (a: DealRange, b: DealRange): boolean => a.from === b.from && a.count === b.count;
+
+function loadPart(file: string): Part {
+  const meta = readMeta(file);
+  const rf = loadResults(file, false);
+  if (!rf) throw new UserError(`cannot read results file '${file}': no such file`);
+  if (!meta) throw new UserError(`'${file}' has no sidecar '${metaPath(file)}': it is not a results file of limited batch`);
+  if (rf.header !== HEADER) throw new UserError(`'${file}' has other columns than this version of limited writes`);
+  if (rf.tornBytes > 0) throw new UserError(`'${file}' ends with a torn row (an interrupted run): finish it first with: ${meta.command}`);
+  return { file, meta, rf };
+}
+
+/** Checks the parts and combines them. `out` names the merged file (for the summary); nothing is written. */
+export function mergeParts(files: readonly string[], out: string, command: string): Merged {
+  if (files.length === 0) throw new UserError('give the results files to merge');
+  const seen = new Map<string, string>();
+  for (const f of files) {
+    const key = resolve(f);
+    if (seen.has(key)) throw new UserError(`'${f}' is given twice`);
+    seen.set(key, f);
+  }
+  if (seen.has(resolve(out))) throw new UserError(`--out '${out}' is one of the files to merge: choose another name`);
+  const parts = files.map(loadPart);
+  const first = parts[0]!;
+  // The same job.
+  for (const p of parts.slice(1)) {
+    const d = jobDifference(first.meta.job, p.meta.job);
+    if (d) throw new UserError(`'${p.file}' differs from '${first.file}' in ${d.option}: ${d.b} there, ${d.a} here: only runs of the same options can be merged`);
+  }
+  // Every part complete: exactly the deals of its block.
+  for (const p of parts) {
+    const set = new DealSet(p.meta.part);
+    p.rf.lines.forEach((l, i) => {
+      const d = lineDeal(l);
+      if (!(d >= p.meta.part.from && d <= rangeLast(p.meta.part)))
+        throw new UserError(`${p.file}, line ${i + 2}: deal ${d} is not among its deals ${formatRange(p.meta.part)}`);
+      if (!set.add(d)) throw new UserError(`${p.file}, line ${i + 2}: deal ${d} is in the file twice`);
+    });
+    if (set.size !== p.meta.part.count) {
+      const gaps = set.missingRanges(3).map(formatRange).join(', ');
+      throw new UserError(
+        `'${p.file}' is incomplete: ${set.size} of ${p.meta.part.count} deals (missing ${gaps}${set.missingRanges(4).length > 3 ? ', ...' : ''}); finish it with: ${p.meta.command}`,
+      );
+    }
+  }
+  // Shards of one range: all of them, each once.
+  const oneRange = parts.every((p) => sameRange(p.meta.range, first.meta.range));
+  const shardCounts = new Set(parts.map((p) => p.meta.shard?.count ?? 0));
+  if (oneRange && parts.every((p) => p.meta.shard) && shardCounts.size === 1) {
+    const n = first.meta.shard!.count;
+    const have = new Map<number, string>();
+    for (const p of parts) {
+      const prev = have.get(p.meta.shard!.index);
+      if (prev !== undefined) throw new UserError(`'${prev}' and '${p.file}' are both shard ${p.meta.shard!.index}/${n}: they overlap`);
+      have.set(p.meta.shard!.index, p.file);
+    }
+    for (let i = 1; i <= n; i++)
+      if (!have.has(i)) {
+        const b = shardPart(first.meta.range, { index: i, count: n });
+        throw new UserError(`shard ${i}/${n} (${rangeLabel(first.meta.job.source, b)}) is missing: give the files of all ${n} shards`);
+      }
+  }
+  // No overlap, no gap.
+  const sorted = [...parts].sort((a, b) => a.meta.part.from - b.meta.part.from);
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    const aEnd = a.meta.part.from + a.meta.part.count;
+    if (b.meta.part.from < aEnd) {
+      const lo = b.meta.part.from;
+      const hi = Math.min(aEnd, b.meta.part.from + b.meta.part.count) - 1;
+      throw new UserError(`'${a.file}' (${formatRange(a.meta.part)}) and '${b.file}' (${formatRange(b.meta.part)}) overlap: deals ${formatRange({ from: lo, count: hi - lo + 1 })} are in both`);
+    }
+    if (b.meta.part.from > aEnd)
+      throw new UserError(
+        `deals ${formatRange({ from: aEnd, count: b.meta.part.from - aEnd })} are in none of the files (a gap between '${a.file}' and '${b.file}')`,
+      );
+  }
+  const lo = sorted[0]!.meta.part.from;
+  const last = sorted[sorted.length - 1]!.meta.part;
+  const union: DealRange = { from: lo, count: last.from + last.count - lo };
+  if (oneRange && !sameRange(union, first.meta.range)) {
+    const r = first.meta.range;
+    const missing = union.from > r.from ? { from: r.from, count: union.from - r.from } : { from: union.from + union.count, count: r.from + r.count - union.from - union.count };
+    throw new UserError(`deals ${formatRange(missing)} of the range ${formatRange(r)} are in none of the files: give all its parts`);
+  }
+  // Combine.
+  const lines = sorted.flatMap((p) => sortLines(p.rf.lines));
+  const m = machine();
+  const starts = parts.map((p) => p.meta.startedAt).sort();
+  const ends = parts.map((p) => p.meta.endedAt ?? '').sort();
+  const meta: Meta = {
+    format: META_FORMAT,
+    tool: 'limited',
+    version: toolVersion(),
+    commit: gitCommit(),
+    command,
+    job: first.meta.job,
+    range: oneRange ? first.meta.range : union,
+    shard: null,
+    part: union,
+    columns: [...COLUMNS],
+    startedAt: starts[0]!,
+    endedAt: ends[ends.length - 1] || null,
+    complete: true,
+    workers: 0,
+    cores: m.cores,
+    cpu: m.cpu,
+    node: m.node,
+    host: m.host,
+    sessions: [],
+    parts: sorted.map((p) => ({
+      file: p.file,
+      part: p.meta.part,
+      shard: p.meta.shard,
+      commit: p.meta.commit,
+      sessions: p.meta.parts ? p.meta.parts.flatMap((q) => q.sessions) : p.meta.sessions,
+    })),
+  };
+  const figures = rowFields({ file: out, header: HEADER, lines, tornBytes: 0 });
+  const sessions = meta.parts!.flatMap((p) => p.sessions);
+  const deals = sessions.reduce((a, s) => a + s.deals, 0);
+  const seconds = sessions.reduce((a, s) => a + s.seconds, 0);
+  const summary: SummaryFile = {
+    file: out,
+    job: meta.job,
+    range: meta.range,
+    shard: null,
+    part: union,
+    complete: true,
+    ...summarize(figures),
+    speed: {
+      deals,
+      seconds: Math.round(seconds * 1000) / 1000,
+      dealsPerSecond: seconds > 0 ? deals / seconds : null,
+      note: `per part: ${deals} deals in ${seconds.toFixed(1)} s of wall-clock time summed over ${parts.length} part${parts.length === 1 ? '' : 's'}`,
+    },
+  };
+  return { meta, header: HEADER, lines, summary };
+}
+
+/** Writes a merge: the combined CSV and its sidecars. */
+export function writeMerged(out: string, m: Merged): void {
+  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''));
+  writeMeta(out, m.meta);
+  writeSummary(out, m.summary);
+}

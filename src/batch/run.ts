@@ -1,0 +1,340 @@
+/**
+ * A batch run: a piscina pool of workers over the deals of a range (or of one shard of it),
+ * appending one CSV row a deal, resumable, with progress and a summary.
+ *
+ * Resume and crash safety: on start the results file is read, a torn last line (a kill in the
+ * middle of a write) is cut off, and the deals already in it are skipped. The main thread alone
+ * appends rows: a chunk's rows in one write, then fsync. A kill at any moment loses at most
+ * the chunks in flight; no row is torn or written twice, and no deal is counted twice.
+ *
+ * Determinism: a deal's row depends only on the job spec and the deal number (each worker keeps
+ * one Solver, whose table is emptied for every deal), so with node budgets only the rows are the
+ * same — all columns but `ms` — whatever the worker count, chunk size or sharding. A time budget
+ * (--max-seconds) makes them depend on the machine and its load.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import { UserError } from '../game/index.js';
+import { runDifference } from './compare.js';
+import {
+  type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
+  loadResults, metaPath, readMeta, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,
+} from './files.js';
+import { COLUMNS, HEADER, type CompactRow, type JobSpec, limitOf, rowRecords, verdictOf } from './job.js';
+import { gitCommit, machine, packageRoot, toolVersion } from './machine.js';
+import { Progress } from './progress.js';
+import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
+import { addCount, emptyCounts, summarize } from './stats.js';
+import { type ChunkResult, type ChunkTask } from './worker.js';
+
+export interface BatchConfig {
+  readonly spec: JobSpec;
+  /** The whole experiment's range (before sharding). */
+  readonly range: DealRange;
+  readonly shard: Shard | null;
+  /** The results CSV (for a shard, the shard's own file). */
+  readonly out: string;
+  readonly workers: number;
+  /** Deals per chunk (default: see defaultChunk). */
+  readonly chunk?: number;
+  /** Progress on stderr (a bar on a terminal, a line every few seconds otherwise). */
+  readonly progress: boolean;
+  /** The command line, for the sidecar. */
+  readonly command: string;
+  /** Where the shard came from (`--shard`, `Slurm array task 7`), for messages. */
+  readonly shardFrom?: string;
+  /** Notes for the user (stderr). */
+  readonly note?: (text: string) => void;
+  /** Called once the file is checked (resumable, options the same), before the work starts. */
+  readonly onStart?: (info: { readonly resumed: number; readonly todo: number; readonly workers: number; readonly chunk: number }) => void;
+}
+
+export interface BatchOutcome {
+  readonly status: 'done' | 'interrupted';
+  readonly summary: SummaryFile;
+  /** Deals found in the file at the start, and deals done by this run. */
+  readonly resumed: number;
+  readonly doneHere: number;
+  readonly signal?: NodeJS.Signals;
+}
+
+/** A solution from the solver that fails to verify (a solver bug): the CLI exits 3. */
+export class BatchSolverError extends Error {
+  override readonly name = 'BatchSolverError';
+}
+
+/** dist/src/batch/worker.js: next to this module once compiled; from the TypeScript sources, the built one. */
+export function workerFile(): string {
+  const here = new URL('./worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here.href;
+  const built = join(packageRoot(), 'dist', 'src', 'batch', 'worker.js');
+  if (existsSync(built)) return pathToFileURL(built).href;
+  throw new Error(`the worker ${fileURLToPath(here)} is missing: build the project first (npx tsc -p .)`);
+}
+
+function sessionFor(cfg: BatchConfig, chunk: number): Session {
+  const m = machine();
+  return {
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+    status: 'running',
+    deals: 0,
+    seconds: 0,
+    workers: cfg.workers,
+    chunk,
+    cores: m.cores,
+    cpu: m.cpu,
+    node: m.node,
+    host: m.host,
+    platform: m.platform,
+    version: toolVersion(),
+    commit: gitCommit(),
+    command: cfg.command,
+  };
+}
+
+/** The speed over the sessions that wrote a file: deals finished per wall-clock second. */
+export function sessionSpeed(sessions: readonly Session[]): SummaryFile['speed'] {
+  let deals = 0;
+  let seconds = 0;
+  for (const s of sessions) {
+    deals += s.deals;
+    seconds += s.seconds;
+  }
+  const n = sessions.length;
+  const workers = [...new Set(sessions.map((s) => s.workers))].join('/');
+  return {
+    deals,
+    seconds: Math.round(seconds * 1000) / 1000,
+    dealsPerSecond: seconds > 0 ? deals / seconds : null,
+    note: `${deals} deals in ${seconds.toFixed(1)} s of wall-clock time, ${workers} worker${workers === '1' ? '' : 's'}${n > 1 ? `, over ${n} runs` : ''}`,
+  };
+}
+
+/** The summary of a results file and its sidecar. */
+export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryFile {
+  const rf = loadResults(file, false);
+  const s = summarize(rf ? rowFields(rf) : []);
+  return {
+    file,
+    job: meta.job,
+    range: meta.range,
+    shard: meta.shard,
+    part: meta.part,
+    complete,
+    ...s,
+    speed: sessionSpeed(meta.parts ? meta.parts.flatMap((p) => p.sessions) : meta.sessions),
+  };
+}
+
+export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
+  const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
+  const part = shardPart(cfg.range, cfg.shard);
+  if (part.count > 2 ** 32) throw new UserError(`${part.count} deals in one run is too many: split the range with --shard I/N (at most 2^32 deals a run)`);
+  const out = cfg.out;
+  checkWritable(out);
+  const release = takeLock(out);
+  try {
+    return await runLocked(cfg, part, note);
+  } finally {
+    release();
+  }
+}
+
+async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void): Promise<BatchOutcome> {
+  const out = cfg.out;
+  removeTemp(out);
+  const done = new DealSet(part);
+  const counts = emptyCounts();
+  let meta = readMeta(out);
+  const existing = loadResults(out, true);
+  const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard };
+  // A file without rows and without a sidecar (a run killed as it began) starts afresh.
+  if (existing && (existing.lines.length > 0 || meta)) {
+    if (!meta)
+      throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it cannot be resumed: choose another --out (or remove the file)`);
+    const d = runDifference(meta, here);
+    if (d)
+      throw new UserError(
+        `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
+      );
+    if (existing.header !== HEADER)
+      throw new UserError(`'${out}' has other columns than this version of limited writes: choose another --out`);
+    const fields = rowFields(existing);
+    fields.forEach((f, i) => {
+      if (f.deal < part.from || f.deal >= part.from + part.count)
+        throw new UserError(`${out}, line ${i + 2}: deal ${f.deal} is not among this run's deals ${formatRange(part)}`);
+      if (!done.add(f.deal)) throw new UserError(`${out}, line ${i + 2}: deal ${f.deal} is in the file twice`);
+      addCount(counts, f.verdict, f.limit);
+    });
+    if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);
+    if (done.size > 0)
+      note(`limited: resuming ${out}: ${done.size} of ${part.count} deals already done${done.size === part.count ? ' (all of them)' : ''}`);
+    const commit = gitCommit();
+    if (meta.commit !== commit)
+      note(`limited: note: ${out} was started by commit ${meta.commit ?? 'unknown'}, this is ${commit ?? 'unknown'}; rows may differ if the solver changed`);
+  } else {
+    createResults(out);
+    meta = null;
+  }
+
+  const todo = part.count - done.size;
+  const workers = Math.max(1, Math.min(cfg.workers, todo));
+  const chunk = cfg.chunk ?? defaultChunk(todo, workers);
+  const session = sessionFor(cfg, chunk);
+  const m = machine();
+  const fresh: Meta = {
+    format: META_FORMAT,
+    tool: 'limited',
+    version: session.version,
+    commit: session.commit,
+    command: cfg.command,
+    job: cfg.spec,
+    range: cfg.range,
+    shard: cfg.shard,
+    part,
+    columns: [...COLUMNS],
+    startedAt: session.startedAt,
+    endedAt: null,
+    complete: false,
+    workers: cfg.workers,
+    cores: m.cores,
+    cpu: m.cpu,
+    node: m.node,
+    host: m.host,
+    sessions: [],
+  };
+  // A finished file run again is only summarized: no new session.
+  const idle = todo === 0 && meta !== null && meta.complete;
+  const current: Meta = idle
+    ? meta!
+    : meta
+      ? { ...meta, endedAt: null, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
+      : fresh;
+  if (!idle) {
+    current.sessions = [...current.sessions, session];
+    writeMeta(out, current);
+  }
+  cfg.onStart?.({ resumed: done.size, todo, workers, chunk });
+
+  const t0 = performance.now();
+  const saveMeta = (): void => {
+    session.seconds = Math.round(performance.now() - t0) / 1000;
+    writeMeta(out, current);
+  };
+  const progress = new Progress(process.stderr, cfg.progress);
+  const resumed = done.size;
+  let doneHere = 0;
+  const state = () => ({ done: done.size, total: part.count, doneHere, won: counts.won, unknown: counts.unknown });
+  const record = rowRecords(cfg.spec);
+  let signal: NodeJS.Signals | undefined;
+  let failure: ChunkResult['error'] | undefined;
+
+  if (todo > 0) {
+    const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+    const metaTimer = setInterval(saveMeta, 10_000);
+    metaTimer.unref();
+    const onSignal = (s: NodeJS.Signals): void => {
+      if (signal) return;
+      signal = s;
+      void pool.destroy();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    if (process.stderr.isTTY) progress.update(state(), true);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const it = chunks(part, done, chunk);
+        let inFlight = 0;
+        let exhausted = false;
+        const finish = (): void => {
+          if (inFlight === 0 && (exhausted || signal || failure)) resolve();
+        };
+        const take = (res: ChunkResult): void => {
+          const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
+          if (rows.length > 0) {
+            appendDurable(out, csvText(rows.map(record)));
+            for (const r of rows) {
+              done.add(r[0]);
+              addCount(counts, verdictOf(r), limitOf(r));
+            }
+            doneHere += rows.length;
+            session.deals = doneHere;
+          }
+          if (res.error && !failure) failure = res.error;
+          progress.update(state());
+        };
+        const pump = (): void => {
+          while (!signal && !failure && inFlight < workers * 2) {
+            const next = it.next();
+            if (next.done) {
+              exhausted = true;
+              break;
+            }
+            inFlight++;
+            const task: ChunkTask = { spec: cfg.spec, deals: next.value };
+            pool.run(task).then(
+              (res: ChunkResult) => {
+                inFlight--;
+                try {
+                  take(res);
+                } catch (e) {
+                  failure ??= { deal: -1, name: 'write', message: '' };
+                  reject(e);
+                  return;
+                }
+                pump();
+              },
+              (e: unknown) => {
+                inFlight--;
+                if (signal) finish();
+                else reject(e);
+              },
+            );
+          }
+          finish();
+        };
+        pump();
+      });
+    } finally {
+      clearInterval(metaTimer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      progress.finish(signal ? undefined : state());
+      await pool.destroy().catch(() => undefined);
+    }
+  }
+
+  if (idle) {
+    const summary = summaryOf(out, current, true);
+    writeSummary(out, summary);
+    return { status: 'done', summary, resumed, doneHere };
+  }
+  session.seconds = Math.round(performance.now() - t0) / 1000;
+  session.endedAt = new Date().toISOString();
+  current.endedAt = session.endedAt;
+  if (signal || failure) {
+    session.status = signal ? 'interrupted' : 'failed';
+    writeMeta(out, current);
+    const summary = summaryOf(out, current, false);
+    writeSummary(out, summary);
+    if (failure) {
+      throw new BatchSolverError(`deal ${failure.deal}: ${failure.message} (${failure.name}; ${done.size} of ${part.count} deals are in ${out})`);
+    }
+    return { status: 'interrupted', summary, resumed, doneHere, signal: signal! };
+  }
+  // Complete: the rows sorted by deal, the sidecars final.
+  const rf = loadResults(out, false)!;
+  const missing = new DealSet(part);
+  for (const l of rf.lines) missing.add(lineDeal(l));
+  if (missing.size !== part.count) throw new Error(`internal: ${out} has ${missing.size} of ${part.count} deals after the run`);
+  rewriteSorted(out, rf.header, rf.lines);
+  session.status = 'done';
+  current.complete = true;
+  writeMeta(out, current);
+  const summary = summaryOf(out, current, true);
+  writeSummary(out, summary);
+  return { status: 'done', summary, resumed, doneHere };
+}

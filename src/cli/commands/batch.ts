@@ -1,0 +1,202 @@
+import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { type Command, Option } from 'commander';
+import { type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, sizeEqual } from '../../game/index.js';
+import { HEURISTICS } from '../../solver/heuristics.js';
+import { BatchSolverError, type BatchConfig, runBatch } from '../../batch/run.js';
+import { checkWritable, withTag } from '../../batch/files.js';
+import { type DealSourceKind, type SolverSpec, solveSpec } from '../../batch/job.js';
+import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
+import { formatSummary, rangeLabel } from '../../batch/report.js';
+import { examples, out, prefixed, run } from '../common.js';
+import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
+import { EXIT_SOLUTION_BUG, SEARCHES, type SolveCliOptions, solveOptionsFromFlags } from './solve.js';
+
+export interface BatchCliOptions {
+  from?: string;
+  count?: string;
+  pysolRange?: string;
+  rules?: string;
+  size?: string;
+  workers?: string;
+  preset?: string;
+  search?: SolveCliOptions['search'];
+  heuristic?: string;
+  maxNodes?: string;
+  maxSeconds?: string;
+  maxMemory?: string;
+  player?: string;
+  out?: string;
+  shard?: string;
+  shards?: string;
+  chunk?: string;
+  progress?: boolean;
+}
+
+/** A word for the shell: quoted when it holds anything but safe characters. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+export const commandLine = (args: readonly string[]): string => ['limited', ...args].map(shellWord).join(' ');
+
+/** `--pysol-range 1-1000`: PySolFC game numbers A to B (1 <= A <= B). */
+function parsePysolRange(text: string): DealRange {
+  const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new UserError(`--pysol-range must be A-B, PySolFC game numbers from A to B (1 <= A <= B), e.g. 1-1000, not '${text}'`);
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 1 || b < a || b > MAX_DEAL_NUMBER)
+    throw new UserError(`--pysol-range ${text}: need 1 <= A <= B <= ${MAX_DEAL_NUMBER}`);
+  return { from: a, count: b - a + 1 };
+}
+
+/** The batch to run from the command line's options (and the environment, for cluster shards). Throws UserError. */
+export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Record<string, string | undefined> = process.env): BatchConfig {
+  if (o.player !== undefined)
+    throw new UserError(`--player ${o.player}: no players yet (blind players are still to come); batch runs the solver for now: drop --player`);
+  // The deals.
+  let source: DealSourceKind;
+  let range: DealRange;
+  if (o.pysolRange !== undefined) {
+    if (o.from !== undefined || o.count !== undefined) throw new UserError('give either --pysol-range A-B or --from A --count N, not both');
+    source = 'pysol';
+    range = parsePysolRange(o.pysolRange);
+  } else {
+    if (o.from === undefined || o.count === undefined)
+      throw new UserError(`give the deals: --from A --count N (deal numbers A to A+N-1), or --pysol-range A-B (PySolFC game numbers)`);
+    source = 'v1';
+    const from = prefixed('--from', () => parseDealNumber(o.from!));
+    const count = positiveInteger('--count', o.count);
+    if (from + count - 1 > MAX_DEAL_NUMBER) throw new UserError(`--from ${from} --count ${count} goes past the last deal number ${MAX_DEAL_NUMBER}`);
+    range = { from, count };
+  }
+  const rules: Rules = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : source === 'pysol' ? PYSOL : BOOK;
+  const size: Size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : FULL_SIZE;
+  if (source === 'pysol' && !sizeEqual(size, FULL_SIZE))
+    throw new UserError(`--size ${formatSize(size)} disagrees with --pysol-range, whose deals have size ${formatSize(FULL_SIZE)}`);
+  // The solver.
+  const solver = solveOptionsFromFlags(o as SolveCliOptions) as SolverSpec;
+  const spec = solveSpec(source, rules, size, solver);
+  // The pool.
+  const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
+  if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
+  const chunk = o.chunk !== undefined ? positiveInteger('--chunk', o.chunk) : undefined;
+  if (chunk !== undefined && chunk > 1_000_000) throw new UserError(`--chunk must be at most 1000000, not ${chunk}`);
+  // The shard and the file.
+  const shards = o.shards !== undefined ? positiveInteger('--shards', o.shards) : undefined;
+  const { shard, from: shardFrom } = chooseShard(o.shard, shards, env);
+  let file = o.out ?? `results/${source === 'pysol' ? 'pysol' : 'batch'}-${range.from}-${range.from + range.count - 1}.csv`;
+  if (file === '' || file === '-') throw new UserError(`--out needs a file name ('-' is not accepted: the summary goes to stdout)`);
+  if (o.out === undefined) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+    } catch {
+      // checkWritable says why
+    }
+  }
+  if (shard) file = withTag(file, shardTag(shard));
+  checkWritable(file);
+  return { spec, range, shard, shardFrom, out: file, workers, ...(chunk !== undefined ? { chunk } : {}), progress: o.progress !== false, command: commandLine(args) };
+}
+
+/** Runs a batch and prints its summary; sets the exit status (130/143 when interrupted, 3 for a solver bug). */
+export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch'): Promise<void> {
+  const part = shardPart(cfg.range, cfg.shard);
+  const by = cfg.shardFrom && cfg.shardFrom !== '--shard' ? `, from ${cfg.shardFrom}` : '';
+  const where = cfg.shard
+    ? `${rangeLabel(cfg.spec.source, part)} (shard ${cfg.shard.index}/${cfg.shard.count} of ${formatRange(cfg.range)}${by})`
+    : rangeLabel(cfg.spec.source, part);
+  const b = cfg.spec.budgets;
+  const onStart = (i: { resumed: number; todo: number; workers: number; chunk: number }): void => {
+    process.stderr.write(
+      `${title}: ${where}, rules ${cfg.spec.rules}, ${cfg.spec.method} (max ${b.maxNodes} nodes${b.maxSeconds !== null ? `, ${b.maxSeconds} s` : ''} a deal) -> ${cfg.out}` +
+        (i.todo > 0 ? `; ${i.todo} deals to do, ${i.workers} worker${i.workers === 1 ? '' : 's'}, chunks of ${i.chunk}\n` : '; nothing left to do\n'),
+    );
+    if (b.maxSeconds !== null && i.todo > 0)
+      process.stderr.write('limited: note: with --max-seconds the verdicts depend on the machine and its load (use --max-nodes for reproducible rows)\n');
+  };
+  let res;
+  try {
+    res = await runBatch({ ...cfg, onStart });
+  } catch (e) {
+    if (e instanceof BatchSolverError) {
+      process.stderr.write(`limited: internal error: ${e.message}\n`);
+      process.exitCode = EXIT_SOLUTION_BUG;
+      return;
+    }
+    throw e;
+  }
+  if (res.status === 'interrupted') {
+    process.stderr.write(
+      `limited: interrupted (${res.signal}): ${res.summary.deals} of ${part.count} deals are in ${cfg.out}; run the same command again to resume\n`,
+    );
+    process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
+    return;
+  }
+  out(formatSummary(res.summary, title));
+}
+
+export function addBatchSolverOptions(cmd: Command): Command {
+  const presets = solverPresets();
+  const def = defaultPreset();
+  return cmd
+    .option('--preset <name>', `solver preset: ${presets.map((p) => `${p.name}${p.name === def ? ' (default)' : ''}`).join(', ')} (see 'limited solve --help')`)
+    .addOption(new Option('--search <kind>', 'one search instead of the preset: dfs (depth-first) or best (best-first by --heuristic)').choices(SEARCHES as string[]))
+    .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')}`)
+    .option('--max-nodes <n>', "node budget per deal: 'unknown' after N nodes (default: the preset's)")
+    .option('--max-seconds <s>', 'time budget per deal, seconds (the verdicts then depend on the machine and its load)')
+    .option('--max-memory <mb>', "memory cap of each worker's table, megabytes (default: the preset's)");
+}
+
+export function registerBatch(program: Command): void {
+  const cmd = program
+    .command('batch')
+    .description('solve a range of deals on every core: one CSV row a deal, a win rate with a 95 % interval; resumable, shardable');
+  cmd
+    .option('--from <n>', 'first deal number (0 to 2^53-1)')
+    .option('--count <n>', 'number of deals: --from A --count N runs deals A to A+N-1')
+    .option('--pysol-range <a-b>', "PySolFC game numbers A to B instead (rules default to 'pysol')")
+    .option('--rules <rules>', "a preset (book, pysol) and/or option=value words (default: book; pysol with --pysol-range)")
+    .option('--size <size>', "deck and layout DxR,CxW, e.g. '1x5,4x3' (default 2x13,12x3)");
+  addBatchSolverOptions(cmd)
+    .option('--player <name>', 'a blind player instead of the solver (none exists yet)')
+    .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
+    .option('--out <file>', 'results CSV; FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, or results/pysol-A-B.csv)')
+    .option('--shard <i/n>', 'run shard I of N: the I-th of N contiguous blocks of the range (file name gets .shard-I-of-N)')
+    .option('--shards <n>', 'N shards, the shard taken from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)')
+    .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32)')
+    .option('--no-progress', 'no progress on stderr')
+    .addHelpText(
+      'after',
+      examples(
+        'limited batch --from 1 --count 2000 --preset fast --max-nodes 50000 --out results/fast.csv',
+        'limited batch --from 1 --count 1000 --size 1x5,4x3 --workers 2',
+        'limited batch --pysol-range 1-1000 --out results/pysol.csv     # PySolFC games, pysol rules',
+        'limited batch --from 1 --count 1000000 --shard 3/10 --out results/m.csv   # writes results/m.shard-03-of-10.csv',
+        'limited merge results/m.shard-*.csv --out results/m.csv',
+      ) +
+        `
+One row a deal in the CSV: deal, source, rules, size, job, method, max_nodes, max_seconds,
+max_memory_mb, verdict (won, unsolvable, unknown), limit (what ran out, for unknown), nodes,
+states, solution_length, best_home, cards, ms. The summary (stdout, and FILE.summary.json):
+won, unsolvable, unknown, the win rate among decided deals, and a 95 % Wilson interval over
+all deals that counts unknown as lost for its low end and as won for its high end.
+
+Resume: run the same command again (same --out): deals already in the file are skipped; a
+kill at any moment loses at most the deals in flight. Different options are refused.
+Determinism: with node budgets only, every column but ms is the same for any --workers,
+--chunk or sharding. With --max-seconds the verdicts depend on the machine and its load.
+Shards: under a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT/MIN) the shard is picked
+itself; in a Kubernetes Indexed Job give --shards N (JOB_COMPLETION_INDEX picks it).
+Exit status: 0 done, 2 bad input, 3 a solution that fails to verify (a solver bug),
+130/143 interrupted (SIGINT/SIGTERM: run again to resume).
+`,
+    )
+    .action(
+      run(async (o: BatchCliOptions) => {
+        await runBatchCommand(batchConfig(o, process.argv.slice(2)));
+      }),
+    );
+}

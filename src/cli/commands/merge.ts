@@ -1,0 +1,44 @@
+import { type Command } from 'commander';
+import { UserError } from '../../game/index.js';
+import { checkWritable } from '../../batch/files.js';
+import { mergeParts, writeMerged } from '../../batch/merge.js';
+import { formatSummary } from '../../batch/report.js';
+import { examples, out, run } from '../common.js';
+import { commandLine } from './batch.js';
+
+export function registerMerge(program: Command): void {
+  program
+    .command('merge')
+    .description('check that batch results files fit together (same options, no gap, no overlap, all shards) and summarize them as one')
+    .argument('<files...>', 'results CSVs of limited batch (each with its FILE.meta.json)')
+    .option('--out <file>', 'write the combined CSV (rows sorted by deal) with its .meta.json and .summary.json')
+    .addHelpText(
+      'after',
+      examples(
+        'limited merge results/m.shard-*.csv                    # check and print the combined summary',
+        'limited merge results/m.shard-*.csv --out results/m.csv',
+        'limited merge results/a-1-1000.csv results/a-1001-2000.csv --out results/a.csv',
+      ) +
+        '\nThe files must come from runs with the same rules, size and solver options, each\n' +
+        'complete; together they must cover their deals without a gap or an overlap, and the\n' +
+        'shards of one --shard I/N split must all be there. Anything else is refused with one\n' +
+        "line naming the file and what is wrong (exit 2). The summary is batch's: verdict counts,\n" +
+        'the win rate and its 95 % Wilson interval (unknown counted as lost for the low end, won\n' +
+        'for the high end), nodes and milliseconds per deal.\n',
+    )
+    .action(
+      run((files: string[], o: { out?: string }) => {
+        if (o.out !== undefined) {
+          if (o.out === '' || o.out === '-') throw new UserError(`--out needs a file name ('-' is not accepted: the summary goes to stdout)`);
+          checkWritable(o.out, 'merged file');
+        }
+        const target = o.out ?? '(not written: no --out)';
+        const m = mergeParts(files, o.out ?? '', commandLine(process.argv.slice(2)));
+        if (o.out !== undefined) writeMerged(o.out, m);
+        const summary = { ...m.summary, file: target };
+        let text = formatSummary(summary, `limited merge (${files.length} file${files.length === 1 ? '' : 's'})`);
+        if (o.out === undefined) text = text.replace(/^files .*\n/m, 'files        not written (give --out FILE.csv to write the combined CSV and its sidecars)\n');
+        out(text);
+      }),
+    );
+}

@@ -1,0 +1,358 @@
+/**
+ * `limited batch` and `limited merge`, end to end on the built CLI (dist/src/cli/main.js, which
+ * `npm test` builds first): determinism across worker counts and shards, resume after a real
+ * SIGKILL and after a torn last row, merge's checks, one-line errors; and the statistics
+ * (Wilson intervals) and shard arithmetic as functions.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DealSet, chooseShard, chunks, shardPart } from '../src/batch/range.js';
+import { parseCsvLine } from '../src/batch/files.js';
+import { percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Result {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '', ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function ok(args: string[], env: Record<string, string> = {}): Result {
+  const r = cli(args, env);
+  expect(r.status, r.stderr).toBe(0);
+  return r;
+}
+
+/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout. */
+function expectUsageError(r: Result, pattern?: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^limited: \S/);
+  if (pattern) expect(lines[0]).toMatch(pattern);
+}
+
+let dir: string;
+const path = (name: string): string => join(dir, name);
+
+/** The rows of a results CSV without the timing column (ms), sorted by deal; and the header. */
+function rows(file: string): { header: string; rows: string[] } {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const header = parseCsvLine(lines[0]!);
+  const ms = header.indexOf('ms');
+  expect(ms).toBeGreaterThan(0);
+  const body = lines.slice(1).map((l) => {
+    const f = parseCsvLine(l);
+    expect(f).toHaveLength(header.length);
+    return { deal: Number(f[0]), text: f.filter((_, i) => i !== ms).join(',') };
+  });
+  body.sort((a, b) => a.deal - b.deal);
+  return { header: lines[0]!, rows: body.map((b) => b.text) };
+}
+
+function dealsOf(file: string): number[] {
+  return readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '').map((l) => Number(l.split(',')[0]));
+}
+
+// Small deals (one pack of A-6, five columns of three) with a small budget: a few hundred
+// deals take well under a second, and the budget leaves some of them unknown.
+const SMALL = ['--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress'];
+const RANGE = ['--from', '1', '--count', '300'];
+
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p .)`);
+  dir = mkdtempSync(join(tmpdir(), 'limited-batch-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Wilson interval', () => {
+  // Reference values: the roots of (1 + z²/n) p² − (2p̂ + z²/n) p + p̂² = 0 (the Wilson
+  // interval as the solution of |p̂ − p| = z sqrt(p(1−p)/n)), computed apart with z = 1.959964.
+  it.each([
+    [0, 10, 0.0, 0.2775328],
+    [5, 10, 0.2365931, 0.7634069],
+    [50, 100, 0.4038315, 0.5961685],
+    [10, 10, 0.7224672, 1.0],
+    [1, 3, 0.0614919, 0.7923404],
+    [823, 2000, 0.3901226, 0.4332167],
+  ])('%i of %i', (k, n, low, high) => {
+    expect(wilsonLow(k, n)).toBeCloseTo(low, 6);
+    expect(wilsonHigh(k, n)).toBeCloseTo(high, 6);
+  });
+
+  it('knows nothing of nothing', () => {
+    expect(wilsonLow(0, 0)).toBe(0);
+    expect(wilsonHigh(0, 0)).toBe(1);
+  });
+
+  it('counts unknown as lost for the low end and as won for the high end', () => {
+    // 3 won, 2 unknown, 5 unsolvable of 10: [wilsonLow(3, 10), wilsonHigh(5, 10)].
+    const w = winInterval(3, 2, 10);
+    expect(w.low).toBeCloseTo(wilsonLow(3, 10), 12);
+    expect(w.high).toBeCloseTo(0.7634069, 6);
+    const s = summarize([
+      ...Array.from({ length: 3 }, () => ({ verdict: 'won', limit: '', nodes: 10, ms: 1 })),
+      ...Array.from({ length: 2 }, () => ({ verdict: 'unknown', limit: 'nodes', nodes: 100, ms: 5 })),
+      ...Array.from({ length: 5 }, () => ({ verdict: 'unsolvable', limit: '', nodes: 20, ms: 2 })),
+    ]);
+    expect(s).toMatchObject({ deals: 10, won: 3, unsolvable: 5, unknown: 2, unknownByLimit: { nodes: 2 } });
+    expect(s.winRate.point).toBeCloseTo(3 / 8, 12);
+    expect(s.winRate.low).toBeCloseTo(w.low, 12);
+    expect(s.winRate.high).toBeCloseTo(w.high, 12);
+    expect(s.nodes).toMatchObject({ max: 100, total: 330, mean: 33 });
+    expect(s.nodes.median).toBe(20);
+  });
+
+  it('percentiles interpolate between ranks', () => {
+    expect(percentile([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(percentile([0, 10], 0.9)).toBeCloseTo(9, 12);
+    expect(percentile([7], 0.9)).toBe(7);
+  });
+});
+
+describe('shards and chunks', () => {
+  it('shards are disjoint contiguous blocks covering the range', () => {
+    for (const [from, count, n] of [[1, 300, 3], [0, 10, 4], [5, 3, 5], [2 ** 50, 1e9 + 7, 13]] as const) {
+      let next = from;
+      for (let i = 1; i <= n; i++) {
+        const p = shardPart({ from, count }, { index: i, count: n });
+        expect(p.from).toBe(next);
+        expect(Math.abs(p.count - count / n)).toBeLessThan(1);
+        next = p.from + p.count;
+      }
+      expect(next).toBe(from + count);
+    }
+  });
+
+  it('picks its shard from Slurm (0- or 1-based) and from a Kubernetes Indexed Job', () => {
+    expect(chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_MIN: '0' }).shard).toEqual({ index: 1, count: 4 });
+    expect(chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '4', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_MIN: '1' }).shard).toEqual({ index: 4, count: 4 });
+    expect(chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '12', SLURM_ARRAY_TASK_COUNT: '3', SLURM_ARRAY_TASK_MIN: '10', SLURM_ARRAY_TASK_STEP: '2' }).shard).toEqual({ index: 2, count: 3 });
+    expect(() => chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '4', SLURM_ARRAY_TASK_COUNT: '4' })).toThrow(/--shard I\/N/);
+    expect(chooseShard(undefined, 5, { JOB_COMPLETION_INDEX: '4' }).shard).toEqual({ index: 5, count: 5 });
+    expect(() => chooseShard(undefined, undefined, { JOB_COMPLETION_INDEX: '0' })).toThrow(/--shards N/);
+    expect(() => chooseShard(undefined, 3, {})).toThrow(/JOB_COMPLETION_INDEX/);
+    // --shard wins over the environment.
+    expect(chooseShard('2/7', undefined, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '4' }).shard).toEqual({ index: 2, count: 7 });
+    expect(chooseShard(undefined, undefined, {}).shard).toBeNull();
+  });
+
+  it('chunks skip the deals done', () => {
+    const done = new DealSet({ from: 10, count: 10 });
+    for (const d of [10, 11, 14, 19]) done.add(d);
+    expect([...chunks({ from: 10, count: 10 }, done, 4)]).toEqual([[12, 13, 15, 16], [17, 18]]);
+    expect(done.missingRanges()).toEqual([{ from: 12, count: 2 }, { from: 15, count: 4 }]);
+  });
+});
+
+describe('limited batch', () => {
+  it('writes one row a deal, the sidecars, and prints the summary', () => {
+    const r = ok(['batch', ...RANGE, ...SMALL, '--workers', '2', '--out', path('w2.csv')]);
+    expect(r.stdout).toMatch(/^deals +300$/m);
+    expect(r.stdout).toMatch(/^95 % CI +\d+\.\d % to \d+\.\d % of all deals/m);
+    const { header, rows: body } = rows(path('w2.csv'));
+    expect(header).toBe('deal,source,rules,size,job,method,max_nodes,max_seconds,max_memory_mb,verdict,limit,nodes,states,solution_length,best_home,cards,ms');
+    expect(body).toHaveLength(300);
+    // The file is sorted by deal once complete.
+    expect(dealsOf(path('w2.csv'))).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    const meta = JSON.parse(readFileSync(path('w2.meta.json'), 'utf8'));
+    expect(meta).toMatchObject({
+      format: 'limited-batch/1',
+      tool: 'limited',
+      job: { kind: 'solve', source: 'v1', rules: 'book', size: '1x6 5x3', method: 'preset=fast', budgets: { maxNodes: 5000, maxSeconds: null } },
+      range: { from: 1, count: 300 },
+      shard: null,
+      complete: true,
+      workers: 2,
+    });
+    expect(meta.sessions[0]).toMatchObject({ status: 'done', deals: 300, workers: 2 });
+    for (const k of ['cpu', 'cores', 'node', 'startedAt', 'endedAt', 'version']) expect(meta[k], k).toBeTruthy();
+    const summary = JSON.parse(readFileSync(path('w2.summary.json'), 'utf8'));
+    expect(summary.deals).toBe(300);
+    expect(summary.won + summary.unsolvable + summary.unknown).toBe(300);
+    expect(summary.unknown).toBeGreaterThan(0); // the budget binds for some deals
+    expect(summary.winRate.low).toBeCloseTo(wilsonLow(summary.won, 300), 12);
+    expect(summary.winRate.high).toBeCloseTo(wilsonHigh(summary.won + summary.unknown, 300), 12);
+    expect(r.stdout).toMatch(new RegExp(`^won +${summary.won} `, 'm'));
+  });
+
+  it('gives the same rows (but the timing) with 1 and 2 workers and any chunk size', () => {
+    ok(['batch', ...RANGE, ...SMALL, '--workers', '1', '--out', path('w1.csv')]);
+    ok(['batch', ...RANGE, ...SMALL, '--workers', '2', '--chunk', '1', '--out', path('w2c1.csv')]);
+    const one = rows(path('w1.csv'));
+    expect(rows(path('w2.csv'))).toEqual(one);
+    expect(rows(path('w2c1.csv'))).toEqual(one);
+  });
+
+  it('gives the same rows in 3 shards merged as in one run', () => {
+    for (const i of [1, 2, 3]) ok(['batch', ...RANGE, ...SMALL, '--shard', `${i}/3`, '--out', path('s.csv')]);
+    for (const i of [1, 2, 3]) expect(existsSync(path(`s.shard-${i}-of-3.csv`))).toBe(true);
+    expect(dealsOf(path('s.shard-2-of-3.csv'))).toEqual(Array.from({ length: 100 }, (_, i) => i + 101));
+    const m = ok(['merge', path('s.shard-3-of-3.csv'), path('s.shard-1-of-3.csv'), path('s.shard-2-of-3.csv'), '--out', path('merged.csv')]);
+    expect(rows(path('merged.csv'))).toEqual(rows(path('w1.csv')));
+    expect(dealsOf(path('merged.csv'))).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    // The same summary as the single run, timing aside.
+    const a = JSON.parse(readFileSync(path('merged.summary.json'), 'utf8'));
+    const b = JSON.parse(readFileSync(path('w1.summary.json'), 'utf8'));
+    for (const k of ['deals', 'won', 'unsolvable', 'unknown', 'unknownByLimit', 'winRate', 'nodes']) expect(a[k], k).toEqual(b[k]);
+    expect(m.stdout).toMatch(/^deals +300$/m);
+  });
+
+  it('takes its shard from a Slurm array or a Kubernetes Indexed Job', () => {
+    // Task 7 of an array 5-8 is the third of four.
+    ok(['batch', ...RANGE, ...SMALL, '--out', path('slurm.csv')], { SLURM_ARRAY_TASK_ID: '7', SLURM_ARRAY_TASK_COUNT: '4', SLURM_ARRAY_TASK_MIN: '5' });
+    expect(dealsOf(path('slurm.shard-3-of-4.csv'))).toEqual(Array.from({ length: 75 }, (_, i) => i + 151));
+    ok(['batch', ...RANGE, ...SMALL, '--shards', '3', '--out', path('k8s.csv')], { JOB_COMPLETION_INDEX: '1' });
+    expect(rows(path('k8s.shard-2-of-3.csv'))).toEqual(rows(path('s.shard-2-of-3.csv')));
+  });
+
+  it('resumes after a real SIGKILL: no row lost, none twice', async () => {
+    // Full-size deals at a small budget, one deal a chunk: long enough to be killed midway.
+    const args = ['batch', '--from', '1', '--count', '400', '--preset', 'fast', '--max-nodes', '3000', '--chunk', '1', '--workers', '2', '--no-progress'];
+    ok([...args, '--out', path('whole.csv')]);
+    const file = path('killed.csv');
+    const child: ChildProcess = spawn(process.execPath, [MAIN, ...args, '--out', file], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise<void>((res) => child.on('exit', () => res()));
+    // Kill it once the file has a few rows.
+    for (let t = 0; t < 600; t++) {
+      await new Promise((res) => setTimeout(res, 10));
+      if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 30) break;
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const before = dealsOf(file);
+    expect(before.length).toBeGreaterThan(20);
+    expect(before.length, 'the run was killed before it finished').toBeLessThan(400);
+    expect(new Set(before).size).toBe(before.length);
+    // An incomplete part cannot be merged.
+    expectUsageError(cli(['merge', file]), /is incomplete: \d+ of 400 deals/);
+    // The same command again finishes the work.
+    const r = ok([...args, '--out', file]);
+    expect(r.stderr).toMatch(/resuming .*killed\.csv: \d+ of 400 deals already done/);
+    const after = dealsOf(file);
+    expect(after).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(rows(file)).toEqual(rows(path('whole.csv')));
+    const meta = JSON.parse(readFileSync(path('killed.meta.json'), 'utf8'));
+    expect(meta.sessions).toHaveLength(2);
+    expect(meta.sessions[1].status).toBe('done');
+    expect(meta.sessions[1].deals).toBe(400 - before.length);
+    expect(JSON.parse(readFileSync(path('killed.summary.json'), 'utf8')).deals).toBe(400);
+  });
+
+  it('drops a torn last row and redoes that deal', () => {
+    const text = readFileSync(path('w1.csv'), 'utf8').split('\n');
+    // Header and 120 whole rows, then half of the next row (no newline).
+    writeFileSync(path('torn.csv'), text.slice(0, 121).join('\n') + '\n' + text[121]!.slice(0, 15));
+    writeFileSync(path('torn.meta.json'), readFileSync(path('w1.meta.json'), 'utf8'));
+    const r = ok(['batch', ...RANGE, ...SMALL, '--workers', '1', '--out', path('torn.csv')]);
+    expect(r.stderr).toMatch(/dropped a torn last row/);
+    expect(r.stderr).toMatch(/120 of 300 deals already done/);
+    expect(rows(path('torn.csv'))).toEqual(rows(path('w1.csv')));
+  });
+
+  it('running the finished command again does nothing but print the summary', () => {
+    const before = readFileSync(path('w1.csv'), 'utf8');
+    const r = ok(['batch', ...RANGE, ...SMALL, '--workers', '1', '--out', path('w1.csv')]);
+    expect(r.stderr).toMatch(/300 of 300 deals already done/);
+    expect(r.stdout).toMatch(/^deals +300$/m);
+    expect(readFileSync(path('w1.csv'), 'utf8')).toBe(before);
+  });
+
+  it('refuses to append with other options, naming the option', () => {
+    expectUsageError(cli(['batch', ...RANGE, ...SMALL.map((a) => (a === '5000' ? '6000' : a)), '--out', path('w1.csv')]), /made with --max-nodes 5000, not 6000/);
+    expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--rules', 'pysol', '--out', path('w1.csv')]), /made with --rules book, not pysol/);
+    expectUsageError(cli(['batch', ...SMALL, '--from', '1', '--count', '301', '--out', path('w1.csv')]), /made with --from\/--count 1-300, not 1-301/);
+    expectUsageError(cli(['batch', ...RANGE, ...SMALL.map((a) => (a === '1x6,5x3' ? '1x5,4x3' : a)), '--out', path('w1.csv')]), /made with --size 1x6 5x3, not 1x5 4x3/);
+    // A CSV that is not ours is left alone.
+    writeFileSync(path('foreign.csv'), 'a,b\n1,2\n');
+    expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--out', path('foreign.csv')]), /has no sidecar/);
+    expect(readFileSync(path('foreign.csv'), 'utf8')).toBe('a,b\n1,2\n');
+  });
+});
+
+describe('limited merge refuses parts that do not fit', () => {
+  it('overlapping parts', () => {
+    expectUsageError(cli(['merge', path('s.shard-1-of-3.csv'), path('w1.csv')]), /overlap: deals 1-100 are in both/);
+    expectUsageError(cli(['merge', path('w1.csv'), path('w2.csv')]), /overlap/);
+    expectUsageError(cli(['merge', path('w1.csv'), path('w1.csv')]), /given twice/);
+  });
+
+  it('a missing shard, or a gap', () => {
+    expectUsageError(cli(['merge', path('s.shard-1-of-3.csv'), path('s.shard-3-of-3.csv')]), /shard 2\/3 \(deals 101-200\) is missing/);
+    expectUsageError(cli(['merge', path('s.shard-1-of-3.csv'), path('s.shard-2-of-3.csv')]), /shard 3\/3 \(deals 201-300\) is missing/);
+    ok(['batch', '--from', '1', '--count', '50', ...SMALL, '--out', path('a.csv')]);
+    ok(['batch', '--from', '61', '--count', '40', ...SMALL, '--out', path('b.csv')]);
+    expectUsageError(cli(['merge', path('b.csv'), path('a.csv')]), /deals 51-60 are in none of the files/);
+    ok(['batch', '--from', '51', '--count', '10', ...SMALL, '--out', path('gap.csv')]);
+    ok(['merge', path('b.csv'), path('gap.csv'), path('a.csv'), '--out', path('abc.csv')]);
+    expect(rows(path('abc.csv')).rows).toEqual(rows(path('w1.csv')).rows.slice(0, 100));
+  });
+
+  it('parts of other options', () => {
+    ok(['batch', '--from', '101', '--count', '20', ...SMALL.map((a) => (a === '5000' ? '4000' : a)), '--out', path('other.csv')]);
+    expectUsageError(cli(['merge', path('abc.csv'), path('other.csv')]), /differs from .* in --max-nodes: 4000 there, 5000 here/);
+  });
+
+  it('files that are not results of batch', () => {
+    expectUsageError(cli(['merge', path('foreign.csv')]), /has no sidecar/);
+    expectUsageError(cli(['merge', path('nothing.csv')]), /no such file/);
+    expectUsageError(cli(['merge', path('w1.csv'), '--out', path('w1.csv')]), /is one of the files to merge/);
+  });
+});
+
+describe('one-line errors, exit 2', () => {
+  it.each([
+    [['--from', '1', '--count', '0'], /--count must be a whole number >= 1/],
+    [['--count', '5'], /give the deals: --from A --count N/],
+    [['--from', 'x', '--count', '5'], /--from: deal number 'x'/],
+    [['--from', '1', '--count', '5', '--workers', '0'], /--workers must be a whole number >= 1/],
+    [['--from', '1', '--count', '5', '--chunk', 'many'], /--chunk must be a whole number >= 1/],
+    [['--from', '1', '--count', '5', '--shard', '4/3'], /--shard 4\/3: I must be 1 to 3/],
+    [['--from', '1', '--count', '5', '--shard', 'half'], /--shard must be I\/N/],
+    [['--from', '1', '--count', '5', '--shards', '3'], /JOB_COMPLETION_INDEX/],
+    [['--from', '1', '--count', '5', '--player', 'greedy'], /no players yet/],
+    [['--from', '1', '--count', '5', '--preset', 'nope'], /unknown --preset 'nope'/],
+    [['--from', '1', '--count', '5', '--max-nodes', '-3'], /--max-nodes must be a whole number >= 1/],
+    [['--from', '1', '--count', '5', '--rules', 'chess'], /--rules: unknown rules word 'chess'/],
+    [['--from', '1', '--count', '5', '--size', '9x9'], /--size '9x9' is not of the form/],
+    [['--from', '1', '--count', '5', '--pysol-range', '1-5'], /either --pysol-range A-B or --from A --count N/],
+    [['--pysol-range', '0-10'], /--pysol-range 0-10: need 1 <= A <= B/],
+    [['--pysol-range', '1-10', '--size', '1x5,4x3'], /--size 1x5 4x3 disagrees with --pysol-range/],
+    [['--from', '1', '--count', '5', '--bogus'], /unknown option '--bogus'/],
+    [['--from', '1', '--count', '5', '--out', '/nonexistent-dir/x.csv'], /cannot write results file '\/nonexistent-dir\/x.csv': no such directory/],
+  ])('batch %j', (args, pattern) => {
+    expectUsageError(cli(['batch', ...args]), pattern);
+  });
+
+  it('start checks its options like batch', () => {
+    expectUsageError(cli(['start', '--workers', '0']), /--workers must be a whole number >= 1/);
+  });
+
+  it('an --out inside a file, or a directory as --out', () => {
+    writeFileSync(path('plain'), 'x');
+    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', join(path('plain'), 'x.csv')]), /is not a directory/);
+    mkdirSync(path('adir.csv'));
+    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', path('adir.csv')]), /it is a directory/);
+    expectUsageError(cli(['merge', path('w1.csv'), '--out', '/nonexistent-dir/m.csv']), /cannot write merged file/);
+  });
+
+  it('a results file that lost its rows to corruption is named with its line', () => {
+    writeFileSync(path('bad.csv'), readFileSync(path('w1.csv'), 'utf8') + 'garbage,row\n');
+    writeFileSync(path('bad.meta.json'), readFileSync(path('w1.meta.json'), 'utf8'));
+    expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--out', path('bad.csv')]), /bad\.csv, line 302: not a row of a batch/);
+  });
+});
