@@ -58,44 +58,55 @@ export const DEFAULT_OPTIONS: SolveOptions = {
 };
 
 /**
- * Named search settings, in the manner of fc-solve's presets: each is one or more stages run
- * in turn on shares of the node and time budget (a portfolio: different orders find different
- * wins fast). Every stage is a complete search with sound pruning only, so a stage that finishes
- * its search proves the deal unsolvable, and any stage's win is a win; only when every stage
- * runs out is the verdict unknown. Options given by the caller override the preset's.
+ * Named search settings, in the manner of fc-solve's presets: each is one or more stages, run
+ * in rounds. Round k gives every stage `rounds[k] * share` of the node and time budget, starting
+ * it afresh, so an easy deal is won in the first round by whichever stage suits it, at a small
+ * cost, and the hard ones get growing budgets (restarts; "flares"). Every stage is a complete
+ * search with sound pruning only, so a stage that finishes proves the deal unsolvable and any
+ * stage's win is a win; only when every stage of the last round runs out is the verdict unknown.
+ * Options given by the caller override the preset's.
  */
 export interface Preset {
   readonly description: string;
   readonly options: Partial<SolveOptions>;
+  /** Fractions of the budget for each round (they add up to 1 at most). */
+  readonly rounds: readonly number[];
   readonly stages: readonly { readonly share: number; readonly options: Partial<SolveOptions> }[];
 }
+
+const FLARES: Preset['stages'] = [
+  { share: 1 / 6, options: { search: 'dfs', order: 'layout' } },
+  { share: 1 / 6, options: { search: 'best', heuristic: 'waste' } },
+  { share: 1 / 6, options: { search: 'best', heuristic: 'wasteDealt' } },
+  { share: 1 / 6, options: { search: 'best', heuristic: 'wasteHeavy' } },
+  { share: 1 / 6, options: { search: 'best', heuristic: 'wasteSpaces' } },
+  { share: 1 / 6, options: { search: 'best', heuristic: 'blend' } },
+];
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
     description:
-      'best-first with four heuristics (waste, wasteSpaces, wasteDealt, wasteHeavy) on 20 % of the budget each, then depth-first (layout first) on 20 %',
+      'six searches (depth-first; best-first with waste, wasteDealt, wasteHeavy, wasteSpaces, blend) in three rounds of 5, 20 and 75 % of the budget',
     options: { maxNodes: 3_000_000 },
-    stages: [
-      { share: 0.2, options: { search: 'best', heuristic: 'waste' } },
-      { share: 0.2, options: { search: 'best', heuristic: 'wasteSpaces' } },
-      { share: 0.2, options: { search: 'best', heuristic: 'wasteDealt' } },
-      { share: 0.2, options: { search: 'best', heuristic: 'wasteHeavy' } },
-      { share: 0.2, options: { search: 'dfs', order: 'layout' } },
-    ],
+    rounds: [0.05, 0.2, 0.75],
+    stages: FLARES,
   },
   fast: {
     description: 'one depth-first search, layout moves first, 1 M nodes',
     options: { maxNodes: 1_000_000 },
+    rounds: [1],
     stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
   },
   best: {
-    description: 'one best-first search with the blend heuristic, 3 M nodes',
+    description: 'one best-first search with the waste heuristic, 3 M nodes',
     options: { maxNodes: 3_000_000 },
-    stages: [{ share: 1, options: { search: 'best', heuristic: 'blend' } }],
+    rounds: [1],
+    stages: [{ share: 1, options: { search: 'best', heuristic: 'waste' } }],
   },
   prove: {
     description: 'one depth-first search with a large budget (50 M nodes, 8 GB), to prove what it can',
     options: { maxNodes: 50_000_000, maxMemoryMB: 8192 },
+    rounds: [1],
     stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
   },
 };
@@ -180,22 +191,24 @@ export class Solver {
     let bytesPerState = 0;
     let bestHome = 0;
     let last: SolveResult | undefined;
-    for (const stage of p.stages) {
-      const stageOpts: SolveOptions = {
-        ...base,
-        ...stage.options,
-        ...pick(opts, 'search', 'heuristic', 'order'),
-        maxNodes: Math.max(1, Math.floor(base.maxNodes * stage.share)),
-        maxSeconds: base.maxSeconds * stage.share,
-      };
-      const r = this.solve(deal, rules, stageOpts);
-      nodes += r.nodes;
-      states += r.states;
-      seconds += r.seconds;
-      bytesPerState = Math.max(bytesPerState, r.bytesPerState);
-      bestHome = Math.max(bestHome, r.bestHome);
-      last = r;
-      if (r.verdict !== 'unknown') break;
+    for (const round of p.rounds) {
+      for (const stage of p.stages) {
+        const stageOpts: SolveOptions = {
+          ...base,
+          ...stage.options,
+          ...pick(opts, 'search', 'heuristic', 'order'),
+          maxNodes: Math.max(1, Math.floor(base.maxNodes * round * stage.share)),
+          maxSeconds: base.maxSeconds * round * stage.share,
+        };
+        const r = this.solve(deal, rules, stageOpts);
+        nodes += r.nodes;
+        states += r.states;
+        seconds += r.seconds;
+        bytesPerState = Math.max(bytesPerState, r.bytesPerState);
+        bestHome = Math.max(bestHome, r.bestHome);
+        last = r;
+        if (r.verdict !== 'unknown') return { ...r, nodes, states, seconds, bytesPerState, bestHome };
+      }
     }
     return { ...last!, nodes, states, seconds, bytesPerState, bestHome };
   }
