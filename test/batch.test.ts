@@ -253,6 +253,21 @@ describe('limited batch', () => {
     expect(JSON.parse(readFileSync(path('killed.summary.json'), 'utf8')).deals).toBe(400);
   });
 
+  it('refuses a second run on a file another run is writing', async () => {
+    const args = ['batch', '--from', '1', '--count', '400', '--preset', 'fast', '--max-nodes', '3000', '--chunk', '1', '--workers', '1', '--no-progress'];
+    const file = path('busy.csv');
+    const child: ChildProcess = spawn(process.execPath, [MAIN, ...args, '--out', file], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise<void>((res) => child.on('exit', () => res()));
+    try {
+      for (let t = 0; t < 600 && !(existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 3); t++) await new Promise((res) => setTimeout(res, 10));
+      expectUsageError(cli([...args, '--out', file]), new RegExp(`another batch \\(process ${child.pid}\\) is writing`));
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+
   it('drops a torn last row and redoes that deal', () => {
     const text = readFileSync(path('w1.csv'), 'utf8').split('\n');
     // Header and 120 whole rows, then half of the next row (no newline).

@@ -179,19 +179,32 @@ export function loadResults(file: string, repair: boolean): ResultsFile | null {
   return { file, header, lines, tornBytes };
 }
 
-/** Appends text to a file in one write and flushes it to the disk. */
+/** Appends text to an existing file in one write and flushes it to the disk. */
 export function appendDurable(file: string, text: string): void {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'a');
+    // No O_CREAT: a file removed under a running batch is an error, not a new file without a header.
+    fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
     fsyncSync(fd);
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`results file '${file}' was removed while the batch ran: stopped`);
     fileError(e, 'write results file', file);
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Removes a results file and its sidecars (for a fresh start). */
+export function removeResults(csv: string): void {
+  for (const f of [csv, metaPath(csv), summaryPath(csv)]) {
+    try {
+      unlinkSync(f);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') fileError(e, 'remove', f);
+    }
   }
 }
 

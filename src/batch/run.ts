@@ -20,7 +20,7 @@ import { UserError } from '../game/index.js';
 import { runDifference } from './compare.js';
 import {
   type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
-  loadResults, metaPath, readMeta, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,
+  loadResults, metaPath, readMeta, removeResults, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,
 } from './files.js';
 import { COLUMNS, HEADER, type CompactRow, type JobSpec, limitOf, rowRecords, verdictOf } from './job.js';
 import { gitCommit, machine, packageRoot, toolVersion } from './machine.js';
@@ -43,6 +43,8 @@ export interface BatchConfig {
   readonly progress: boolean;
   /** The command line, for the sidecar. */
   readonly command: string;
+  /** Start over: remove the results file and its sidecars first (under the lock). */
+  readonly fresh?: boolean;
   /** Where the shard came from (`--shard`, `Slurm array task 7`), for messages. */
   readonly shardFrom?: string;
   /** Notes for the user (stderr). */
@@ -146,6 +148,7 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
 async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
+  if (cfg.fresh) removeResults(out);
   const done = new DealSet(part);
   const counts = emptyCounts();
   let meta = readMeta(out);

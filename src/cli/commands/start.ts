@@ -1,7 +1,6 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Command } from 'commander';
-import { metaPath, summaryPath } from '../../batch/files.js';
 import { examples, run } from '../common.js';
 import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
 
@@ -34,10 +33,9 @@ export function registerStart(program: Command): void {
     .action(
       run(async (o: { fresh?: boolean; workers?: string; progress?: boolean }) => {
         mkdirSync(dirname(START_OUT), { recursive: true });
-        if (o.fresh) for (const f of [START_OUT, metaPath(START_OUT), summaryPath(START_OUT)]) rmSync(f, { force: true });
         const opts: BatchCliOptions = { ...START, progress: o.progress !== false, ...(o.workers !== undefined ? { workers: o.workers } : {}) };
         const args = [...START_ARGS, ...(o.workers !== undefined ? ['--workers', o.workers] : [])];
-        const cfg = batchConfig(opts, args);
+        const cfg = { ...batchConfig(opts, args), fresh: o.fresh === true };
         process.stderr.write(`limited start: the default experiment, the same as: limited ${args.join(' ')}\n`);
         await runBatchCommand(cfg, 'limited start');
       }),
