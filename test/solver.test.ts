@@ -284,7 +284,8 @@ describe('budgets', () => {
 
   it('a search cut short is never unsolvable', () => {
     // For each deal, every node budget below what the full search takes must give unknown
-    // (nodes) or won, never unsolvable; unsolvable deals must give unknown.
+    // (nodes) or won, never unsolvable; unsolvable deals must give unknown. A budget is a hard
+    // cap, and exactly the full search's count lets it finish.
     const size = parseSize('1x5 4x3');
     const solver = new Solver();
     let cuts = 0;
@@ -300,6 +301,12 @@ describe('budgets', () => {
             if (maxNodes < 1 || maxNodes > fullRun.nodes) continue;
             const r = solver.solve(deal, rules, { search, maxNodes });
             const what = `${variant} deal ${n} ${search} maxNodes ${maxNodes} (full search ${fullRun.nodes} nodes, ${fullRun.verdict})`;
+            expect(r.nodes, what).toBeLessThanOrEqual(maxNodes);
+            if (maxNodes === fullRun.nodes) {
+              // A budget of exactly what the full search takes lets it finish.
+              expect(r.verdict, what).toBe(fullRun.verdict);
+              continue;
+            }
             expect(r.verdict, what).not.toBe('unsolvable');
             if (r.verdict === 'unknown') {
               expect(r.limit, what).toBe('nodes');

@@ -191,14 +191,18 @@ export class Solver {
     let bytesPerState = 0;
     let bestHome = 0;
     let last: SolveResult | undefined;
+    // The budgets are hard caps on the whole preset: a stage gets its share, or what is left.
     for (const round of p.rounds) {
       for (const stage of p.stages) {
+        const leftNodes = base.maxNodes - nodes;
+        const leftSeconds = base.maxSeconds - seconds;
+        if (leftNodes < 1 || leftSeconds <= 0) break;
         const stageOpts: SolveOptions = {
           ...base,
           ...stage.options,
           ...pick(opts, 'search', 'heuristic', 'order'),
-          maxNodes: Math.max(1, Math.floor(base.maxNodes * round * stage.share)),
-          maxSeconds: base.maxSeconds * round * stage.share,
+          maxNodes: Math.min(leftNodes, Math.max(1, Math.floor(base.maxNodes * round * stage.share))),
+          maxSeconds: Math.min(leftSeconds, base.maxSeconds * round * stage.share),
         };
         const r = this.solve(deal, rules, stageOpts);
         nodes += r.nodes;
@@ -360,8 +364,8 @@ export class Solver {
           g.undo();
           continue;
         }
-        nodes++;
         if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+        nodes++;
         if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
         if (usePrune && bound.lost()) {
           this.pruned++;
@@ -408,8 +412,8 @@ export class Solver {
       const top = queue.poll()!;
       const id = top - Math.floor(top / SCALE) * SCALE;
       const drew = packer.unpack(tt.store, id * W);
-      nodes++;
       if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+      nodes++;
       if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
       const n = this.childMoves(moves, 0, drew, o);
       for (let i = 0; i < n; i++) {
