@@ -57,6 +57,10 @@ export class PileBound {
   lost(): boolean {
     const g = this.g;
     if (!this.enabled || g.phase !== 2) return false;
+    // The buffer never holds more than the row and the pile still to come: if that fits in the
+    // slots every column gives, nothing can overflow.
+    const fixedSlots = g.privileged + (g.building === 1 ? g.columns : 0);
+    if (g.privLen + g.wasteLen - g.pileNext <= fixedSlots) return false;
     const home = this.home;
     const layout = this.layout;
     const buffer = this.buffer;
@@ -74,7 +78,6 @@ export class PileBound {
     for (let i = 0; i < g.privLen; i++) buffer[g.stockCards[g.priv[i]!]!]!++;
     this.bufferCount = g.privLen;
     for (let s = 0; s < 4; s++) this.sweep(s, 1);
-    const fixedSlots = g.privileged + (g.building === 1 ? g.columns : 0);
     for (let i = g.pileNext; i < g.wasteLen; i++) {
       const card = g.stockCards[g.waste[i]!]!;
       const r = card & 15;

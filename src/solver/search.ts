@@ -367,7 +367,7 @@ export class Solver {
         if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
         nodes++;
         if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-        if (usePrune && bound.lost()) {
+        if (usePrune && boundMayChange(m) && bound.lost()) {
           this.pruned++;
           g.undo();
           continue;
@@ -428,7 +428,7 @@ export class Solver {
           if (g.home > bestHome) bestHome = g.home;
           if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
           if (cid >= SCALE) return finish('unknown', 'memory');
-          if (o.pileBound && this.bound.lost()) this.pruned++;
+          if (o.pileBound && boundMayChange(m) && this.bound.lost()) this.pruned++;
           else queue.add(h(g) * SCALE + cid);
         }
         g.undo();
@@ -470,6 +470,17 @@ export class Solver {
     }
     return out;
   }
+}
+
+/**
+ * Can this move change PileBound's answer? The bound reads only the foundations, the multiset of
+ * layout cards, the privileged row and the pile; a move from one column to another changes
+ * none of them, so the answer is the parent's (which was not "lost", or it would not have been
+ * expanded). Only a redeal, a move home, or a card leaving the row, the pile or the waste does.
+ */
+function boundMayChange(m: PackedMove): boolean {
+  const src = m & 63;
+  return src >= SRC_WASTE || ((m >> 6) & 63) === DST_FOUNDATION;
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
