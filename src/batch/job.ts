@@ -6,12 +6,18 @@
  * spec and keeps it between chunks: the `solve` kind keeps one Solver, whose buffers and
  * transposition table are reused deal after deal. A later kind (`play`, the blind players of
  * src/play) registers itself in JOB_KINDS beside it.
+ *
+ * A kind may run several variants on each deal (`bench`, src/bench/job.ts: one search per
+ * heuristic of `spec.variants`): its outcome then carries `variants`, and the worker sends one
+ * row per variant, tagged with the variant's index. A kind that needs asynchronous set-up (the
+ * bench kind import()s users' heuristic modules) does it in `prepare`, once per worker and spec.
  */
 import {
   type Deal, type Rules, type Size, FULL_SIZE, deckCount, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
   pysolDeal, sizeEqual,
 } from '../game/index.js';
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/search.js';
+import { BENCH_JOB } from '../bench/job.js';
 
 /** Where the deal numbers come from: `v1` = this project's deal numbers (RULES.md), `pysol` = PySolFC game numbers. */
 export type DealSourceKind = 'v1' | 'pysol';
@@ -47,6 +53,8 @@ export interface JobSpec {
   readonly method: string;
   readonly solver: SolverSpec;
   readonly budgets: Budgets;
+  /** Kinds with variants only (`bench`: the heuristics, built-in names or module file URLs). */
+  readonly variants?: readonly string[];
 }
 
 /** What happened to one deal. */
@@ -62,10 +70,14 @@ export interface DealOutcome {
   readonly bestHome: number;
   /** Milliseconds the deal took (the solver's clock). */
   readonly ms: number;
+  /** Kinds with variants only: one outcome per variant, in the spec's order (a row each). */
+  readonly variants?: readonly DealOutcome[];
 }
 
 export interface JobKind {
   readonly name: string;
+  /** Optional asynchronous set-up, awaited once per worker and spec before `create`. */
+  prepare?(spec: JobSpec): Promise<void>;
   /**
    * Makes the function that handles one deal. Called once per worker and spec; the function
    * keeps its state (a Solver and its table) from one deal to the next.
@@ -98,7 +110,7 @@ export const SOLVE_JOB: JobKind = {
 };
 
 /** The job kinds by name. `play` (blind players) will join `solve` here. */
-export const JOB_KINDS: Readonly<Record<string, JobKind>> = { solve: SOLVE_JOB };
+export const JOB_KINDS: Readonly<Record<string, JobKind>> = { solve: SOLVE_JOB, bench: BENCH_JOB };
 
 export function jobKind(name: string): JobKind {
   const k = JOB_KINDS[name];
@@ -183,16 +195,18 @@ export const TIMING_COLUMNS: readonly string[] = ['ms'];
 
 export const HEADER: string = COLUMNS.join(',');
 
-/** A finished deal as the worker sends it back: compact, numbers only. */
-export type CompactRow = [deal: number, verdict: number, limit: number, nodes: number, states: number, solutionLength: number, bestHome: number, ms: number];
+/** A finished deal as the worker sends it back: compact, numbers only (`variant`: kinds with variants only). */
+export type CompactRow = [deal: number, verdict: number, limit: number, nodes: number, states: number, solutionLength: number, bestHome: number, ms: number, variant?: number];
 
 const VERDICTS = ['won', 'unsolvable', 'unknown'] as const;
 const LIMITS = ['', 'nodes', 'time', 'memory'];
 
-export function compactRow(deal: number, o: DealOutcome): CompactRow {
+export function compactRow(deal: number, o: DealOutcome, variant?: number): CompactRow {
   let limit = LIMITS.indexOf(o.limit);
   if (limit < 0) limit = 0;
-  return [deal, VERDICTS.indexOf(o.verdict), limit, o.nodes, o.states, o.solutionLength, o.bestHome, Math.round(o.ms * 1000) / 1000];
+  const r: CompactRow = [deal, VERDICTS.indexOf(o.verdict), limit, o.nodes, o.states, o.solutionLength, o.bestHome, Math.round(o.ms * 1000) / 1000];
+  if (variant !== undefined) r.push(variant);
+  return r;
 }
 
 /** The function that makes the CSV record (values in COLUMNS order) of a compact row of this spec. */

@@ -11,31 +11,41 @@ export interface ChunkTask {
 }
 
 export interface ChunkResult {
-  /** The rows of the deals done, in the chunk's order. */
+  /** The rows of the deals done, in the chunk's order (a kind with variants: a row per variant, in the spec's order). */
   readonly rows: CompactRow[];
   /** A deal that failed (e.g. a solution that does not verify: a solver bug); the deals after it were not done. */
   readonly error?: { readonly deal: number; readonly name: string; readonly message: string };
 }
 
-let current: { key: string; handle: (n: number) => CompactRow } | null = null;
+let current: { key: string; handle: (n: number, rows: CompactRow[]) => void } | null = null;
 
-function handlerFor(spec: JobSpec): (n: number) => CompactRow {
+async function handlerFor(spec: JobSpec): Promise<(n: number, rows: CompactRow[]) => void> {
   const key = JSON.stringify(spec);
   if (current?.key !== key) {
+    current = null;
     const rules = specRules(spec);
     const deal = dealMaker(spec.source, specSize(spec));
-    const run = jobKind(spec.kind).create(spec);
-    current = { key, handle: (n) => compactRow(n, run(deal(n), rules)) };
+    const kind = jobKind(spec.kind);
+    if (kind.prepare) await kind.prepare(spec);
+    const run = kind.create(spec);
+    current = {
+      key,
+      handle: (n, rows) => {
+        const o = run(deal(n), rules);
+        if (o.variants) rows.push(...o.variants.map((v, i) => compactRow(n, v, i)));
+        else rows.push(compactRow(n, o));
+      },
+    };
   }
   return current.handle;
 }
 
-export function runChunk(task: ChunkTask): ChunkResult {
-  const handle = handlerFor(task.spec);
+export async function runChunk(task: ChunkTask): Promise<ChunkResult> {
+  const handle = await handlerFor(task.spec);
   const rows: CompactRow[] = [];
   for (const n of task.deals) {
     try {
-      rows.push(handle(n));
+      handle(n, rows);
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       return { rows, error: { deal: n, name: err.name, message: err.message } };

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { examples, oneLine, reportError } from './common.js';
 import { registerBatch } from './commands/batch.js';
+import { registerBench } from './commands/bench.js';
 import { registerDeal } from './commands/deal.js';
 import { registerMerge } from './commands/merge.js';
 import { registerMoves } from './commands/moves.js';
@@ -17,7 +18,7 @@ import { registerVerify } from './commands/verify.js';
 
 /** The commands, in the order `limited --help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
-  registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge,
+  registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge, registerBench,
 ];
 
 function packageVersion(): string {
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
         'limited solve 1 --max-seconds 10          # solve deal 1 (won, unsolvable or unknown)',
         'limited solve --pysol 123456              # solve the deal of PySolFC game 123456',
         'limited batch --from 1 --count 1000 --preset fast --max-nodes 50000   # win rate of deals 1-1000, every core',
+        'limited bench --deals 1-200 --heuristics waste,./my-heuristic.js  # compare heuristics on the same deals',
       ) +
         "\nEach command has its own help with examples: 'limited COMMAND --help'.\n" +
         'Deals: a deal number N (0 to 2^53-1, the same deal for ever), --deal FILE, or --pysol GAME\n' +

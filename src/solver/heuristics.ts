@@ -1,9 +1,39 @@
 import { type Game } from '../game/state.js';
 
 /**
- * A heuristic scores a position for best-first search: higher is more promising. It reads the
- * game (typed arrays: `cols`, `len`, `orig`, `found`, `home`, waste/pile fields) and must not
- * allocate or change it. Scores must be finite numbers in [-2^20, 2^20].
+ * A heuristic scores a position for best-first search: higher is more promising. The built-in
+ * ones below and users' own (`limited bench --heuristics ./my-heuristic.js`: a compiled ES
+ * module whose default export, or export `heuristic`, is such a function) are called alike.
+ *
+ * The contract:
+ * - **Score**: an integer in [-2^20, 2^20]. Higher is expanded first; among equal scores the
+ *   newest position comes first. The search packs the score and the state's id into one
+ *   double (score * 2^27 + id), so a fraction, NaN or a larger number corrupts the search:
+ *   round your score. (`limited bench` checks every score and stops with an error naming the
+ *   module.)
+ * - **Read only**: never call `apply`, `undo`, `generate` or `reset`, and never write to the
+ *   arrays. The read-only methods may be used: `top(c)`, `wasteTop()`, `fifthCard()`,
+ *   `privCard(i)`, `canHome(card)`, `isPairTop(c)`, `isWon()`, `firstSpace()`.
+ * - **No allocation**: it runs once for every position generated (hundreds of thousands a
+ *   second); no arrays, objects, closures or strings per call — keep scratch space at module
+ *   level if you need it.
+ * - **Deterministic**: the same position gives the same score (no randomness, no state carried
+ *   from call to call), else node counts and the bench signature are not reproducible.
+ *
+ * What it may read from `g` (a `Game`, src/game/state.ts; cards are `suit * 16 + rank`, suit
+ * `c >> 4` in the order S H D C, rank `c & 15` from 1 = ace to 13 = king):
+ * - `columns`, `height`: the layout; column c holds `len[c]` cards at `cols[c * height + i]`,
+ *   i = 0 the card dealt in the top row, i = len[c] - 1 the exposed card (`top(c)`, 0 if empty).
+ *   `orig[c]` of them (always the lowest indices) are still the cards dealt there.
+ * - `found[s * packs + k]`: the top rank on foundation k of suit s (0: empty); `home`: cards on
+ *   the foundations, of `total`.
+ * - `phase`: 1 in the first deal, 2 in the second (`secondDeal`: the rules have one).
+ * - The stock: `stockCards[p]` is the card at stock position p (the deal's stock order: the
+ *   solver knows it); `stockPtr` is the next position to draw, of `stockSize`.
+ * - Phase 1: the waste is `waste[0 .. wasteLen)`, stock positions, increasing, the top last
+ *   (`wasteTop()`). Phase 2: the privileged row is `priv[0 .. privLen)` (stock positions) and
+ *   the pile still to come is `waste[pileNext .. wasteLen)`, the fifth card first (`fifthCard()`).
+ * - The rules: `packs`, `ranks`, `building` (0 none, 1 pairs, 2 suit), `privileged`.
  */
 export type Heuristic = (g: Game) => number;
 

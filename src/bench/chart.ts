@@ -1,0 +1,159 @@
+/**
+ * The benchmark's chart as SVG text, written by hand: cumulative deals decided (y) against the
+ * node budget (x, logarithmic), one step line per heuristic — the curve solver papers draw.
+ * A point (x, y) of a line says: with a budget of x nodes, this heuristic decides y deals.
+ */
+import { type BenchCell, decidedByNodes } from './stats.js';
+
+export interface ChartSeries {
+  readonly label: string;
+  readonly cells: readonly BenchCell[];
+}
+
+export interface ChartInput {
+  readonly title: string;
+  readonly subtitle: string;
+  readonly deals: number;
+  /** The node budget (the right end of the x axis), or null (time budget only: the largest count seen). */
+  readonly maxNodes: number | null;
+  readonly series: readonly ChartSeries[];
+}
+
+/** Tableau 10: distinct on screen and in print; after ten colours the dashes tell lines apart. */
+const COLOURS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const r1 = (x: number): string => (Math.round(x * 10) / 10).toString();
+
+/** 1, 10, 100, 1k, 10k, 100k, 1M, 10M. */
+function powerLabel(v: number): string {
+  if (v >= 1e9) return `${v / 1e9}G`;
+  if (v >= 1e6) return `${v / 1e6}M`;
+  if (v >= 1e3) return `${v / 1e3}k`;
+  return String(v);
+}
+
+/** A tick step of 1, 2 or 5 times a power of ten giving at most about `want` ticks up to `max`. */
+function niceStep(max: number, want: number): number {
+  if (max <= 0) return 1;
+  const raw = max / want;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return Math.max(1, m * p);
+  return Math.max(1, 10 * p);
+}
+
+export function chartSvg(c: ChartInput): string {
+  const W = 860;
+  const H = 520;
+  const left = 78;
+  const right = 210;
+  const top = 62;
+  const bottom = 62;
+  const pw = W - left - right;
+  const ph = H - top - bottom;
+
+  const curves = c.series.map((s) => decidedByNodes(s.cells));
+  let minNodes = Infinity;
+  let maxSeen = 1;
+  let maxDecided = 0;
+  for (const cv of curves) {
+    if (cv.length > 0) {
+      minNodes = Math.min(minNodes, cv[0]!);
+      maxSeen = Math.max(maxSeen, cv[cv.length - 1]!);
+    }
+    maxDecided = Math.max(maxDecided, cv.length);
+  }
+  const xMax = Math.max(c.maxNodes ?? maxSeen, maxSeen, 10);
+  const xMin = Math.min(10 ** Math.floor(Math.log10(Number.isFinite(minNodes) ? Math.max(1, minNodes) : 1)), xMax / 10);
+  const lx0 = Math.log10(xMin);
+  const lx1 = Math.log10(xMax);
+  const X = (v: number): number => left + ((Math.log10(Math.max(v, xMin)) - lx0) / (lx1 - lx0)) * pw;
+  const yStep = niceStep(Math.max(maxDecided, 1), 6);
+  const yMax = Math.max(yStep, Math.ceil(Math.max(maxDecided, 1) / yStep) * yStep);
+  const Y = (v: number): number => top + ph - (v / yMax) * ph;
+
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  out.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`);
+  out.push(`<text x="${left}" y="24" font-size="16" font-weight="bold">${esc(c.title)}</text>`);
+  out.push(`<text x="${left}" y="44" font-size="12" fill="#555">${esc(c.subtitle)}</text>`);
+
+  // Grid and x ticks: decades labelled, 2..9 as minor ticks.
+  out.push('<g stroke="#e6e6e6" stroke-width="1">');
+  for (let d = Math.floor(lx0); d <= Math.ceil(lx1); d++) {
+    for (let m = 1; m <= 9; m++) {
+      const v = m * 10 ** d;
+      if (v < xMin * 0.999 || v > xMax * 1.001) continue;
+      const x = r1(X(v));
+      out.push(`<line x1="${x}" y1="${top}" x2="${x}" y2="${top + ph}"${m === 1 ? ' stroke="#cfcfcf"' : ''}/>`);
+    }
+  }
+  for (let v = 0; v <= yMax; v += yStep) out.push(`<line x1="${left}" y1="${r1(Y(v))}" x2="${left + pw}" y2="${r1(Y(v))}"/>`);
+  out.push('</g>');
+
+  // Axes.
+  out.push(`<g stroke="#333" stroke-width="1" fill="none"><line x1="${left}" y1="${top + ph}" x2="${left + pw}" y2="${top + ph}"/><line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}"/></g>`);
+  out.push('<g fill="#333" text-anchor="middle">');
+  for (let d = Math.ceil(lx0 - 1e-9); d <= Math.floor(lx1 + 1e-9); d++) {
+    const v = 10 ** d;
+    out.push(`<line x1="${r1(X(v))}" y1="${top + ph}" x2="${r1(X(v))}" y2="${top + ph + 5}" stroke="#333"/>`);
+    out.push(`<text x="${r1(X(v))}" y="${top + ph + 19}">${powerLabel(v)}</text>`);
+  }
+  if (Math.abs(Math.log10(xMax) - Math.round(Math.log10(xMax))) > 1e-9) {
+    // The budget itself, when it is not a power of ten.
+    out.push(`<line x1="${r1(X(xMax))}" y1="${top + ph}" x2="${r1(X(xMax))}" y2="${top + ph + 5}" stroke="#333"/>`);
+    out.push(`<text x="${r1(X(xMax))}" y="${top + ph + 19}">${powerLabel(xMax)}</text>`);
+  }
+  out.push(`<text x="${left + pw / 2}" y="${H - 16}" font-size="13">node budget per search (log scale)${c.maxNodes !== null ? ` — the run's budget: ${c.maxNodes.toLocaleString('en-US')} nodes` : ''}</text>`);
+  out.push('</g>');
+  out.push('<g fill="#333" text-anchor="end">');
+  for (let v = 0; v <= yMax; v += yStep) {
+    out.push(`<line x1="${left - 5}" y1="${r1(Y(v))}" x2="${left}" y2="${r1(Y(v))}" stroke="#333"/>`);
+    out.push(`<text x="${left - 8}" y="${r1(Y(v) + 4)}">${v}</text>`);
+  }
+  out.push('</g>');
+  const yl = top + ph / 2;
+  out.push(`<text x="20" y="${yl}" font-size="13" text-anchor="middle" transform="rotate(-90 20 ${yl})">deals decided (of ${c.deals})</text>`);
+
+  // The lines: steps up at each decided deal's node count. The baseline (first) is drawn last, on top.
+  const drawOrder = c.series.map((s, i) => ({ s, i }));
+  drawOrder.push(drawOrder.shift()!);
+  drawOrder.forEach(({ s, i }) => {
+    const cv = curves[i]!;
+    const colour = COLOURS[i % COLOURS.length]!;
+    const dash = DASHES[Math.floor(i / COLOURS.length) % DASHES.length]!;
+    let d = `M${r1(X(xMin))},${r1(Y(0))}`;
+    let k = 0;
+    while (k < cv.length) {
+      const v = cv[k]!;
+      let j = k;
+      while (j < cv.length && cv[j] === v) j++;
+      d += `H${r1(X(v))}V${r1(Y(j))}`;
+      k = j;
+    }
+    d += `H${r1(X(xMax))}`;
+    out.push(
+      `<path d="${d}" fill="none" stroke="${colour}" stroke-width="${i === 0 ? 2.5 : 1.8}"${dash ? ` stroke-dasharray="${dash}"` : ''} stroke-linejoin="round"><title>${esc(s.label)}: ${cv.length} decided</title></path>`,
+    );
+  });
+
+  // Legend: in the order of the deals decided at the budget, most first.
+  const order = c.series.map((s, i) => ({ s, i, n: curves[i]!.length })).sort((a, b) => b.n - a.n || a.i - b.i);
+  const lx = left + pw + 18;
+  out.push(`<text x="${lx}" y="${top + 4}" font-weight="bold">heuristic (decided)</text>`);
+  order.forEach(({ s, i, n }, row) => {
+    const y = top + 24 + row * 20;
+    const colour = COLOURS[i % COLOURS.length]!;
+    const dash = DASHES[Math.floor(i / COLOURS.length) % DASHES.length]!;
+    out.push(`<line x1="${lx}" y1="${y - 4}" x2="${lx + 26}" y2="${y - 4}" stroke="${colour}" stroke-width="${i === 0 ? 2.5 : 1.8}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
+    const label = s.label.length > 22 ? `…${s.label.slice(-21)}` : s.label;
+    out.push(`<text x="${lx + 32}" y="${y}">${esc(label)} (${n})${i === 0 ? ' *' : ''}</text>`);
+  });
+  out.push(`<text x="${lx}" y="${top + 24 + order.length * 20 + 8}" fill="#555" font-size="11">* the baseline (first)</text>`);
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}

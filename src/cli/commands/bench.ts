@@ -1,0 +1,159 @@
+import { availableParallelism } from 'node:os';
+import { type Command, Option } from 'commander';
+import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual } from '../../game/index.js';
+import { HEURISTICS } from '../../solver/heuristics.js';
+import { BatchSolverError } from '../../batch/run.js';
+import { type BenchConfig, runBench } from '../../bench/run.js';
+import { parseHeuristics } from '../../bench/heuristics.js';
+import { formatReport } from '../../bench/report.js';
+import { type DealList, loadSet, rangeList, setNames } from '../../bench/sets.js';
+import { examples, out, prefixed, run } from '../common.js';
+import { positiveInteger, positiveNumber } from '../solver-api.js';
+import { commandLine } from './batch.js';
+import { EXIT_SOLUTION_BUG } from './solve.js';
+
+/** What `npm run bench` runs: this set, every built-in heuristic, best-first, this node budget. */
+export const STANDARD_SET = 'book-1k';
+export const STANDARD_MAX_NODES = 20_000;
+
+export interface BenchCliOptions {
+  deals?: string;
+  pysolRange?: string;
+  dealSet?: string;
+  rules?: string;
+  size?: string;
+  heuristics?: string;
+  search?: 'best' | 'dfs';
+  maxNodes?: string;
+  maxSeconds?: string;
+  maxMemory?: string;
+  workers?: string;
+  chunk?: string;
+  out?: string;
+  progress?: boolean;
+}
+
+/** `1-1000` -> [1, 1000] (A <= B). */
+function parseRange(option: string, text: string, min: number): [number, number] {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(text);
+  if (!m) throw new UserError(`${option} must be A-B (from A to B), e.g. 1-1000, not '${text}'`);
+  const a = Number(m[1]);
+  const b = m[2] === undefined ? a : Number(m[2]);
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < min || b < a || b > MAX_DEAL_NUMBER)
+    throw new UserError(`${option} ${text}: need ${min} <= A <= B <= ${MAX_DEAL_NUMBER}`);
+  if (b - a >= 10_000_000) throw new UserError(`${option} ${text}: at most 10,000,000 deals`);
+  return [a, b];
+}
+
+/** The benchmark to run from the command line's options. Throws UserError. */
+export function benchConfig(o: BenchCliOptions, args: readonly string[]): BenchConfig {
+  const given = [o.deals !== undefined && '--deals', o.pysolRange !== undefined && '--pysol-range', o.dealSet !== undefined && '--deal-set'].filter(Boolean);
+  if (given.length > 1) throw new UserError(`give one of --deals, --pysol-range and --deal-set, not ${given.join(' and ')}`);
+  const rulesOpt: Rules | undefined = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : undefined;
+  const sizeOpt: Size | undefined = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : undefined;
+  let list: DealList;
+  if (o.deals !== undefined) {
+    const [a, b] = parseRange('--deals', o.deals, 0);
+    list = rangeList('v1', a, b, rulesOpt ?? parseRules('book'), sizeOpt ?? FULL_SIZE);
+  } else if (o.pysolRange !== undefined) {
+    const [a, b] = parseRange('--pysol-range', o.pysolRange, 1);
+    if (sizeOpt && !sizeEqual(sizeOpt, FULL_SIZE)) throw new UserError(`--size ${formatSize(sizeOpt)} disagrees with --pysol-range, whose deals have size ${formatSize(FULL_SIZE)}`);
+    list = rangeList('pysol', a, b, rulesOpt ?? parseRules('pysol'), FULL_SIZE);
+  } else {
+    list = loadSet(o.dealSet ?? STANDARD_SET);
+    if (sizeOpt && !sizeEqual(sizeOpt, list.size)) throw new UserError(`--size ${formatSize(sizeOpt)} disagrees with deal set '${list.name}', whose deals have size ${formatSize(list.size)}`);
+  }
+  const rules = rulesOpt ?? list.rules;
+  const heuristics = parseHeuristics(o.heuristics ?? Object.keys(HEURISTICS).join(','));
+  const search = o.search ?? 'best';
+  const maxSeconds = o.maxSeconds !== undefined ? positiveNumber('--max-seconds', o.maxSeconds) : undefined;
+  const maxNodes = o.maxNodes !== undefined ? positiveInteger('--max-nodes', o.maxNodes) : maxSeconds === undefined ? STANDARD_MAX_NODES : undefined;
+  const maxMemoryMB = o.maxMemory !== undefined ? positiveNumber('--max-memory', o.maxMemory) : undefined;
+  const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
+  if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
+  const chunk = o.chunk !== undefined ? positiveInteger('--chunk', o.chunk) : undefined;
+  if (o.out === '' || o.out === '-') throw new UserError(`--out needs a directory ('-' is not accepted: the table goes to stdout)`);
+  const outDir = o.out ?? `results/bench-${list.name}`;
+  return {
+    list,
+    rules,
+    heuristics,
+    solver: {
+      search,
+      ...(maxNodes !== undefined ? { maxNodes } : {}),
+      ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+      ...(maxMemoryMB !== undefined ? { maxMemoryMB } : {}),
+    },
+    workers,
+    ...(chunk !== undefined ? { chunk } : {}),
+    outDir,
+    progress: o.progress !== false,
+    command: commandLine(args),
+  };
+}
+
+export function registerBench(program: Command): void {
+  const sets = setNames();
+  program
+    .command('bench')
+    .description('compare heuristics: every heuristic searches the same deals with the same budget (all cores); a table, bench.csv and a chart')
+    .option('--deals <a-b>', 'deal numbers A to B (rules default to book)')
+    .option('--pysol-range <a-b>', "PySolFC game numbers A to B (rules default to 'pysol')")
+    .option('--deal-set <name>', `a named deal set of bench/sets (${sets.length > 0 ? sets.join(', ') : 'none found'}) or a set file's path (default ${STANDARD_SET})`)
+    .option('--rules <rules>', "a preset (book, pysol) and/or option=value words (default: the set's rules)")
+    .option('--size <size>', "deck and layout DxR,CxW of --deals, e.g. '1x5,4x3' (default 2x13,12x3)")
+    .option('--heuristics <list>', `comma-separated built-in names (${Object.keys(HEURISTICS).join(', ')}) and module paths (./my-heuristic.js); the first is the baseline of the paired comparison (default: all built-in ones)`)
+    .addOption(new Option('--search <kind>', 'best (best-first, ordered by each heuristic) or dfs (depth-first: ignores heuristics)').choices(['best', 'dfs']).default('best'))
+    .option('--max-nodes <n>', `node budget per search (default ${STANDARD_MAX_NODES} unless --max-seconds is given)`)
+    .option('--max-seconds <s>', 'time budget per search, seconds (the figures then depend on the machine and its load)')
+    .option('--max-memory <mb>', "memory cap of each worker's table, megabytes")
+    .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
+    .option('--chunk <k>', 'deals handed to a worker at a time (default: about 32 searches a chunk)')
+    .option('--out <dir>', 'directory for bench.csv, bench.svg, bench.txt and bench.json (default results/bench-SET)')
+    .option('--no-progress', 'no progress on stderr')
+    .addHelpText(
+      'after',
+      examples(
+        'limited bench                                                  # the standard benchmark (npm run bench)',
+        'limited bench --deals 1-200 --heuristics waste,blend,./my-heuristic.js --max-nodes 50000',
+        'limited bench --deal-set hard-100 --heuristics wasteDealt,waste --max-nodes 500000 --out results/hard',
+        'limited bench --deal-set pysol-1k --heuristics home,mobility --max-seconds 0.5',
+      ) +
+        `
+A heuristic module is compiled JavaScript whose default export (or export 'heuristic') is a
+function (g: Game) => number: higher is better; an integer from -2^20 to 2^20; it reads the
+game (cols, len, orig, found, home, phase, waste, priv, ...) and must not change it or
+allocate. A .ts under this package's src/ or bench/ is taken from its build under dist/;
+compile any other .ts first. See src/solver/heuristics.ts and the README.
+
+Output: a table per heuristic (decided %, won %, unknown %, median / mean / p90 nodes and
+ms per deal, nodes per second), a paired comparison with the first heuristic (deals only one
+decided, median node ratio on deals both decided, sign test), the bench signature (total
+nodes: with a node budget the same on every machine), and in --out: bench.csv (one row per
+deal and heuristic), bench.svg (deals decided against node budget), bench.txt, bench.json.
+Exit status: 0 done, 2 bad input (a bad heuristic module: one line naming it), 3 a solution
+that fails to verify (a solver bug).
+`,
+      )
+    .action(
+      run(async (o: BenchCliOptions) => {
+        const cfg = benchConfig(o, process.argv.slice(2));
+        const b = cfg.solver;
+        process.stderr.write(
+          `limited bench: ${cfg.list.name} (${cfg.list.deals.length} deals), ${cfg.heuristics.length} heuristics, search=${b.search}, ` +
+            `${[b.maxNodes !== undefined ? `max ${b.maxNodes} nodes` : '', b.maxSeconds !== undefined ? `max ${b.maxSeconds} s` : ''].filter(Boolean).join(', ')} a search -> ${cfg.outDir}\n`,
+        );
+        try {
+          const r = await runBench(cfg);
+          out(formatReport(r));
+        } catch (e) {
+          if (e instanceof BatchSolverError) {
+            process.stderr.write(`limited: internal error: ${e.message}\n`);
+            process.exitCode = EXIT_SOLUTION_BUG;
+            return;
+          }
+          throw e;
+        }
+      }),
+    );
+}

@@ -1,0 +1,267 @@
+/**
+ * `limited bench`: heuristics from module paths run in the workers (their effect on node counts
+ * is visible and equals the same function solved in this process), the outputs (CSV, chart,
+ * report, signature) and their determinism across worker counts, one-line errors for bad
+ * heuristic modules (exit 2), deal sets; and the paired statistics on a hand-made table.
+ * Runs the built CLI (dist/src/cli/main.js, which `npm test` builds first).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsvLine } from '../src/batch/files.js';
+import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/bench/stats.js';
+import { expandDeals, loadSet, parseSet } from '../src/bench/sets.js';
+import { BOOK, dealFromNumber, parseSize } from '../src/game/index.js';
+import { Solver } from '../src/solver/search.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const FIX = './test/fixtures';
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[]): Result {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function ok(args: string[]): Result {
+  const r = cli(args);
+  expect(r.status, r.stderr).toBe(0);
+  return r;
+}
+
+/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout. */
+function expectUsageError(r: Result, pattern?: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('limited bench:'));
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^limited: \S/);
+  if (pattern) expect(lines[0]).toMatch(pattern);
+}
+
+let dir: string;
+const path = (name: string): string => join(dir, name);
+
+interface Row {
+  deal: number;
+  heuristic: string;
+  verdict: string;
+  nodes: number;
+  rest: string;
+}
+
+/** bench.csv of a run: its rows, with every column but ms. */
+function csvRows(outDir: string): Row[] {
+  const lines = readFileSync(join(outDir, 'bench.csv'), 'utf8').split('\n').filter((l) => l !== '');
+  const head = parseCsvLine(lines[0]!);
+  expect(head).toEqual([
+    'deal', 'source', 'rules', 'size', 'search', 'heuristic', 'max_nodes', 'max_seconds', 'verdict', 'limit', 'nodes', 'states',
+    'solution_length', 'best_home', 'ms',
+  ]);
+  return lines.slice(1).map((l) => {
+    const f = parseCsvLine(l);
+    expect(f).toHaveLength(head.length);
+    return { deal: Number(f[0]), heuristic: f[5]!, verdict: f[8]!, nodes: Number(f[10]), rest: f.slice(0, -1).join(',') };
+  });
+}
+
+const signature = (stdout: string): number => Number(/bench signature: (\d+) nodes/.exec(stdout)![1]);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'limited-bench-test-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('paired statistics', () => {
+  it('sign test: exact two-sided binomial', () => {
+    expect(signTest(9, 1)).toBeCloseTo(0.021484375, 12); // 2 * (1 + 10) / 2^10
+    expect(signTest(1, 9)).toBeCloseTo(0.021484375, 12);
+    expect(signTest(5, 0)).toBeCloseTo(0.0625, 12); // 2 / 2^5
+    expect(signTest(5, 2)).toBeCloseTo(0.453125, 12); // 2 * (1 + 7 + 21) / 2^7
+    expect(signTest(10, 20)).toBeCloseTo(0.09873714670538902, 12);
+    // Large n: summed in logarithms (2^-1000 underflows a plain product).
+    expect(signTest(600, 400) / 2.7284641560660184e-10).toBeCloseTo(1, 8);
+    expect(signTest(3, 3)).toBe(1);
+    expect(signTest(1, 0)).toBe(1);
+    expect(signTest(0, 0)).toBe(1);
+  });
+
+  it('counts, node ratio and sign test on a hand-made table', () => {
+    const c = (verdict: BenchCell['verdict'], nodes: number): BenchCell => ({ verdict, nodes, ms: nodes / 100 });
+    // deal:              1            2            3                  4                  5                  6                  7            8                     9           10
+    const base = [c('won', 100), c('won', 200), c('unsolvable', 1000), c('unknown', 5000), c('unknown', 5000), c('won', 10), c('won', 300), c('unknown', 5000), c('won', 80), c('unknown', 5000)];
+    const other = [c('won', 50), c('won', 400), c('won', 250), c('won', 3000), c('unknown', 5000), c('unknown', 5000), c('won', 300), c('unsolvable', 4000), c('won', 20), c('unknown', 5000)];
+    const p = pairedComparison(base, other);
+    expect(p.onlyThis).toBe(2); // deals 4, 8
+    expect(p.onlyBase).toBe(1); // deal 6
+    expect(p.both).toBe(5); // deals 1, 2, 3, 7, 9: ratios 0.5, 2, 0.25, 1, 0.25
+    expect(p.medianNodeRatio).toBe(0.5);
+    expect(p.better).toBe(5); // 1, 3, 4, 8, 9
+    expect(p.worse).toBe(2); // 2, 6
+    expect(p.ties).toBe(3); // 5, 7, 10
+    expect(p.p).toBeCloseTo(0.453125, 12);
+    // Against itself: all ties.
+    const self = pairedComparison(base, base);
+    expect([self.onlyThis, self.onlyBase, self.better, self.worse, self.ties, self.p, self.medianNodeRatio]).toEqual([0, 0, 0, 0, 10, 1, 1]);
+    // The per-heuristic figures.
+    const s = summarizeCells(other);
+    expect([s.deals, s.won, s.unsolvable, s.unknown, s.decided]).toEqual([10, 6, 1, 3, 7]);
+    expect(s.totalNodes).toBe(50 + 400 + 250 + 3000 + 5000 + 5000 + 300 + 4000 + 20 + 5000);
+    expect(s.nodes.median).toBe(1700); // sorted: 20 50 250 300 400 | 3000 4000 5000 5000 5000
+    expect(s.nodes.mean).toBe(2302);
+    expect(s.nodes.p90).toBe(5000);
+    expect(s.nodesPerSecond).toBeCloseTo(100_000, 6);
+  });
+
+  it('no deal decided by both: no node ratio', () => {
+    const p = pairedComparison([{ verdict: 'unknown', nodes: 9, ms: 1 }], [{ verdict: 'won', nodes: 3, ms: 1 }]);
+    expect(p.medianNodeRatio).toBeNull();
+    expect([p.onlyThis, p.better, p.p]).toEqual([1, 1, 1]);
+  });
+});
+
+describe('heuristic modules in the workers', () => {
+  const SMALL = ['--deals', '1-30', '--size', '1x5,4x3', '--max-nodes', '3000', '--no-progress'];
+  const heuristics = ['waste', `${FIX}/constant-heuristic.js`, `${FIX}/named-heuristic.js`, 'home'].join(',');
+  let rows: Row[];
+  let stdout: string;
+
+  beforeAll(() => {
+    stdout = ok(['bench', ...SMALL, '--heuristics', heuristics, '--workers', '2', '--out', path('w2')]).stdout;
+    rows = csvRows(path('w2'));
+  });
+
+  it('writes one row per deal and heuristic, in deal order', () => {
+    expect(rows).toHaveLength(30 * 4);
+    expect(rows.slice(0, 4).map((r) => r.heuristic)).toEqual(['waste', `${FIX}/constant-heuristic.js`, `${FIX}/named-heuristic.js`, 'home']);
+    expect(rows.map((r) => r.deal)).toEqual(Array.from({ length: 120 }, (_, i) => 1 + Math.floor(i / 4)));
+  });
+
+  it('the module is what the workers search with: its node counts are those of the same function solved here', () => {
+    const solver = new Solver();
+    const size = parseSize('1x5,4x3');
+    const constant = (): number => 0;
+    for (const r of rows.filter((x) => x.heuristic === `${FIX}/constant-heuristic.js`)) {
+      const s = solver.solve(dealFromNumber(r.deal, size), BOOK, { search: 'best', heuristic: constant, maxNodes: 3000 });
+      expect([r.deal, r.verdict, r.nodes]).toEqual([r.deal, s.verdict, s.nodes]);
+    }
+  });
+
+  it('its effect on node counts is visible: the constant heuristic differs from waste, the named export equals home', () => {
+    const nodes = (h: string): number[] => rows.filter((r) => r.heuristic === h).map((r) => r.nodes);
+    expect(nodes(`${FIX}/constant-heuristic.js`)).not.toEqual(nodes('waste'));
+    expect(nodes(`${FIX}/named-heuristic.js`)).toEqual(nodes('home'));
+  });
+
+  it('prints the table, the paired comparison and the signature (the total of the nodes)', () => {
+    expect(stdout).toMatch(/^heuristic\s+decided\s+won\s+unknown\s+nodes median\s+mean\s+p90\s+ms median\s+mean\s+p90\s+nodes\/s$/m);
+    expect(stdout).toMatch(/^paired with waste \(the first heuristic\)/m);
+    expect(stdout).toMatch(/^heuristic\s+only it\s+only waste\s+both\s+node ratio\s+better\s+worse\s+ties\s+sign test p$/m);
+    expect(signature(stdout)).toBe(rows.reduce((t, r) => t + r.nodes, 0));
+    expect(stdout).toMatch(/deterministic/);
+  });
+
+  it('gives the same rows (but ms) and signature with one worker', () => {
+    const one = ok(['bench', ...SMALL, '--heuristics', heuristics, '--workers', '1', '--chunk', '7', '--out', path('w1')]);
+    expect(csvRows(path('w1')).map((r) => r.rest)).toEqual(rows.map((r) => r.rest));
+    expect(signature(one.stdout)).toBe(signature(stdout));
+  });
+
+  it('draws the chart: one line per heuristic, axes and legend', () => {
+    const svg = readFileSync(path('w2/bench.svg'), 'utf8');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(svg.match(/<path /g)).toHaveLength(4);
+    expect(svg).toContain('node budget per search (log scale)');
+    expect(svg).toContain('deals decided (of 30)');
+    for (const h of ['waste', 'home', 'constant-heuristic.js', 'named-heuristic.js']) expect(svg).toContain(h);
+    const json = JSON.parse(readFileSync(path('w2/bench.json'), 'utf8')) as { signature: { nodes: number }; heuristics: string[] };
+    expect(json.signature.nodes).toBe(signature(stdout));
+    expect(json.heuristics).toHaveLength(4);
+    expect(readFileSync(path('w2/bench.txt'), 'utf8')).toBe(stdout);
+  });
+
+  it('takes a .ts under src/ from its build under dist/', () => {
+    const r = ok(['bench', '--deals', '1-3', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste,src/bench/example-heuristic.ts', '--out', path('ts')]);
+    expect(r.stdout).toContain('src/bench/example-heuristic.ts');
+    expect(csvRows(path('ts'))).toHaveLength(6);
+  });
+});
+
+describe('bad heuristics: one line naming the module, exit 2', () => {
+  const run = (h: string, extra: string[] = []): Result =>
+    cli(['bench', '--deals', '1-2', '--max-nodes', '3000', '--no-progress', '--heuristics', `waste,${h}`, '--out', path('bad'), ...extra]);
+
+  it('a missing module', () => {
+    expectUsageError(run(`${FIX}/nowhere.js`), /heuristic module '\.\/test\/fixtures\/nowhere\.js' not found: no such file '.*nowhere\.js'/);
+  });
+  it('a module without the export', () => {
+    expectUsageError(run(`${FIX}/no-export-heuristic.js`), /heuristic module '.*no-export-heuristic\.js': it has no default export and no export named 'heuristic'/);
+  });
+  it('a module that throws when called (checked in the main thread before the pool starts)', () => {
+    expectUsageError(run(`${FIX}/throwing-heuristic.js`), /heuristic '.*throwing-heuristic\.js' threw on the opening position of deal 1: Error: boom/);
+  });
+  it('a module that throws later, in a worker, during a search', () => {
+    expectUsageError(run(`${FIX}/late-throwing-heuristic.js`), /^limited: deal \d+: heuristic '.*late-throwing-heuristic\.js' threw Error: tired after 5000 calls$/);
+  });
+  it('scores that are not integers', () => {
+    expectUsageError(run(`${FIX}/fraction-heuristic.js`), /heuristic '.*fraction-heuristic\.js' returned 0\.5: scores must be integers from -2\^20 to 2\^20/);
+  });
+  it('a heuristic that changes the position', () => {
+    expectUsageError(run(`${FIX}/mutating-heuristic.js`), /heuristic '.*mutating-heuristic\.js' changed the position it was given/);
+  });
+  it('a module that does not load', () => {
+    expectUsageError(run(`${FIX}/syntax-error-heuristic.js`), /heuristic module '.*syntax-error-heuristic\.js' failed to load: SyntaxError/);
+  });
+  it('TypeScript outside the build', () => {
+    const ts = path('mine.ts');
+    writeFileSync(ts, 'export default (): number => 0;\n');
+    expectUsageError(run(ts), /heuristic module '.*mine\.ts' is TypeScript, which Node cannot load: compile it to JavaScript first/);
+  });
+  it('an unknown built-in name lists the built-in ones', () => {
+    expectUsageError(run('wastee'), /unknown heuristic 'wastee' \(built-in: blend, home, .*; or a module path such as \.\/my-heuristic\.js\)/);
+  });
+  it('a heuristic given twice', () => {
+    expectUsageError(run('waste'), /'waste' is given twice/);
+  });
+});
+
+describe('deal sets', () => {
+  it('the named sets load and hold what they say', () => {
+    const book = loadSet('book-1k');
+    expect([book.source, book.deals.length, book.deals[0], book.deals[999]]).toEqual(['v1', 1000, 1, 1000]);
+    const pysol = loadSet('pysol-1k');
+    expect([pysol.source, pysol.rules.secondDeal, pysol.deals.length]).toEqual(['pysol', 'none', 1000]);
+    const hard = loadSet('hard-100');
+    expect(hard.deals).toHaveLength(100);
+    expect(hard.chosen).toMatch(/portfolio/);
+  });
+
+  it('ranges and numbers; errors name the file', () => {
+    expect(expandDeals([3, '5-7', ' 10 '], 'f')).toEqual([3, 5, 6, 7, 10]);
+    expect(() => expandDeals([3, '2-4'], 'f.json')).toThrow(/f\.json: deal 3 is in "deals" twice/);
+    expect(() => expandDeals(['7-5'], 'f.json')).toThrow(/f\.json: "7-5" in "deals" is not a deal number or a range/);
+    expect(() => parseSet('{"name":"x","source":"v1","rules":"book","deals":[1,2],"count":3}', 'x.json')).toThrow(/x\.json: "count" is 3 but "deals" holds 2 deals/);
+    expect(() => parseSet('{"name":"x","source":"web","rules":"book","deals":[1]}', 'x.json')).toThrow(/"source" must be "v1"/);
+    expect(() => parseSet('not json', 'x.json')).toThrow(/x\.json: not valid JSON/);
+  });
+
+  it('--deal-set takes a set file by path; an unknown name lists the sets', () => {
+    const file = path('three.json');
+    writeFileSync(file, JSON.stringify({ name: 'three', source: 'v1', rules: 'book', size: '1x5 4x3', deals: [3, '5-6'] }));
+    ok(['bench', '--deal-set', file, '--heuristics', 'waste,home', '--max-nodes', '500', '--no-progress', '--out', path('three')]);
+    expect(csvRows(path('three')).map((r) => r.deal)).toEqual([3, 3, 5, 5, 6, 6]);
+    expectUsageError(cli(['bench', '--deal-set', 'nope', '--out', path('nope')]), /unknown deal set 'nope' \(sets: book-1k, hard-100, pysol-1k; or give a set file's path\)/);
+    expectUsageError(cli(['bench', '--deal-set', 'book-1k', '--deals', '1-5']), /give one of --deals, --pysol-range and --deal-set/);
+  });
+});
