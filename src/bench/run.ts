@@ -117,8 +117,8 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
   const { list, rules, heuristics } = cfg;
   if (list.deals.length === 0) throw new UserError('no deals to benchmark');
   if (heuristics.length === 0) throw new UserError('no heuristics to benchmark');
-  const files = prepareOutDir(cfg.outDir);
   await checkHeuristics(heuristics, list, rules);
+  const files = prepareOutDir(cfg.outDir);
   const spec = benchSpec(list.source, rules, list.size, heuristics, cfg.solver);
   const H = heuristics.length;
   const labels = heuristics.map((h) => h.label);
