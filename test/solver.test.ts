@@ -7,6 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  Game,
   type Deal, type Rules, FULL_SIZE, BOOK, dealFromNumber, formatSolution, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
@@ -342,5 +343,22 @@ describe('bench signature', () => {
     }
     console.log(`bench signature: ${total} nodes (won ${verdicts.won}, unsolvable ${verdicts.unsolvable}, unknown ${verdicts.unknown})`);
     expect(total).toBe(BENCH_SIGNATURE);
+  });
+});
+
+describe('heuristic scores', () => {
+  it('fractional, huge and NaN scores cannot corrupt best-first search', () => {
+    const size = parseSize('1x5 4x3');
+    const rules = parseRules('book');
+    const solver = new Solver();
+    const odd = [(g: Game) => g.home + 0.75, (g: Game) => g.home * 1e12, () => Number.NaN, (g: Game) => -g.home * 1e15];
+    for (let d = 0; d < 30; d++) {
+      const deal = dealFromNumber(d, size);
+      const want = solver.solve(deal, rules, { search: 'dfs' }).verdict;
+      for (const h of odd) {
+        const r = solver.solve(deal, rules, { search: 'best', heuristic: h });
+        expect(r.verdict, `deal ${d}`).toBe(want);
+      }
+    }
   });
 });

@@ -406,7 +406,7 @@ export class Solver {
     packer.pack(key, 0, false);
     const root = tt.insert(key, 0);
     tt.parents![root] = -1;
-    queue.add(h(g) * SCALE + root);
+    queue.add(score(h, g) * SCALE + root);
     const moves = this.moveStack;
     while (!queue.isEmpty()) {
       const top = queue.poll()!;
@@ -429,7 +429,7 @@ export class Solver {
           if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
           if (cid >= SCALE) return finish('unknown', 'memory');
           if (o.pileBound && boundMayChange(m) && this.bound.lost()) this.pruned++;
-          else queue.add(h(g) * SCALE + cid);
+          else queue.add(score(h, g) * SCALE + cid);
         }
         g.undo();
       }
@@ -482,6 +482,17 @@ function boundMayChange(m: PackedMove): boolean {
   const src = m & 63;
   return src >= SRC_WASTE || ((m >> 6) & 63) === DST_FOUNDATION;
 }
+
+/**
+ * A heuristic's score as the queue needs it: a whole number in [-2^20, 2^20] (the queue key is
+ * score * 2^27 + state id, which must stay an exact double). A fractional score is floored and a
+ * larger one clamped, so no heuristic can corrupt a state id; NaN counts as the lowest score.
+ */
+function score(h: Heuristic, g: Game): number {
+  const v = Math.floor(h(g));
+  return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;
+}
+const SCORE_MAX = 2 ** 20;
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
   const out: Partial<T> = {};
