@@ -130,7 +130,7 @@ describe('show and moves', () => {
   it('start is the default experiment, a batch (batch is tested in test/batch.test.ts)', () => {
     const r = cli(['start', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('The same as: limited batch --from 1 --count 2000 --rules book --preset fast');
+    expect(r.stdout).toContain('The same as: limited batch --from 1 --count 2000 --rules book --preset portfolio');
   });
 
   it('every command has help with an example', () => {

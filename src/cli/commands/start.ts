@@ -6,11 +6,11 @@ import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
 
 /**
  * The default experiment (what `npm start` runs): book deals 1-2000 at full size, solved with
- * the `fast` preset (one depth-first search) at a modest node budget, so that it takes a few
- * minutes on two cores. Deals the budget does not decide are reported as unknown.
+ * the `portfolio` preset (six searches in rounds) at a modest node budget, so that it takes a
+ * few minutes on two cores. Deals the budget does not decide are reported as unknown.
  */
 export const START_OUT = 'results/default.csv';
-const START: BatchCliOptions = { from: '1', count: '2000', rules: 'book', preset: 'fast', maxNodes: '50000', out: START_OUT };
+const START: BatchCliOptions = { from: '1', count: '2000', rules: 'book', preset: 'portfolio', maxNodes: '100000', out: START_OUT };
 /** The same as a command line: `batch --from 1 --count 2000 ...`. */
 export const START_ARGS = ['batch', ...Object.entries(START).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(v)])];
 
@@ -25,8 +25,8 @@ export function registerStart(program: Command): void {
       'after',
       examples('limited start', 'limited start --fresh', 'npm start                           # builds, then runs this') +
         `\nThe same as: limited ${START_ARGS.join(' ')}\n` +
-        'Book deals 1-2000 at full size, each solved by one depth-first search of at most 50000\n' +
-        "nodes: deals it does not decide within the budget are counted as 'unknown', and the 95 %\n" +
+        'Book deals 1-2000 at full size, each solved by the portfolio preset (six searches in\n' +
+        "rounds) with at most 100000 nodes: deals it does not decide within the budget are counted as 'unknown', and the 95 %\n" +
         'interval counts them as lost for its low end and as won for its high end.\n' +
         "'limited batch --help' has the options for other experiments.\n",
     )
