@@ -18,6 +18,7 @@ import {
 } from '../game/index.js';
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/search.js';
 import { BENCH_JOB } from '../bench/job.js';
+import { solveOutcome } from './outcome.js';
 
 /** Where the deal numbers come from: `v1` = this project's deal numbers (RULES.md), `pysol` = PySolFC game numbers. */
 export type DealSourceKind = 'v1' | 'pysol';
@@ -83,18 +84,6 @@ export interface JobKind {
    * keeps its state (a Solver and its table) from one deal to the next.
    */
   create(spec: JobSpec): (deal: Deal, rules: Rules) => DealOutcome;
-}
-
-function solveOutcome(r: SolveResult): DealOutcome {
-  return {
-    verdict: r.verdict,
-    limit: r.verdict === 'unknown' ? (r.limit ?? '') : '',
-    nodes: r.nodes,
-    states: r.states,
-    solutionLength: r.verdict === 'won' && r.moves ? r.moves.length : 0,
-    bestHome: r.bestHome,
-    ms: r.seconds * 1000,
-  };
 }
 
 /** The perfect-information solver with the spec's options; one Solver reused for every deal. */

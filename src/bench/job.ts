@@ -14,19 +14,8 @@ import { type Deal, type Rules, type Size, formatRules, formatSize } from '../ga
 import { type Heuristic } from '../solver/heuristics.js';
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, Solver } from '../solver/search.js';
 import type { DealOutcome, DealSourceKind, JobKind, JobSpec, SolverSpec } from '../batch/job.js';
+import { solveOutcome } from '../batch/outcome.js';
 import { type HeuristicRef, guard, heuristicFor, importHeuristic, refKey, variantLabel } from './heuristics.js';
-
-function outcome(r: SolveResult): DealOutcome {
-  return {
-    verdict: r.verdict,
-    limit: r.verdict === 'unknown' ? (r.limit ?? '') : '',
-    nodes: r.nodes,
-    states: r.states,
-    solutionLength: r.verdict === 'won' && r.moves ? r.moves.length : 0,
-    bestHome: r.bestHome,
-    ms: r.seconds * 1000,
-  };
-}
 
 export const BENCH_JOB: JobKind = {
   name: 'bench',
@@ -55,7 +44,7 @@ export const BENCH_JOB: JobKind = {
         warm = true;
         for (const o of opts) solver.solve(deal, rules, { ...o, maxNodes: Math.min(o.maxNodes ?? Infinity, 2000), maxSeconds: 0.5 });
       }
-      const outs = opts.map((o) => outcome(solver.solve(deal, rules, o)));
+      const outs = opts.map((o) => solveOutcome(solver.solve(deal, rules, o)));
       return { ...outs[0]!, variants: outs };
     };
   },
