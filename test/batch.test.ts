@@ -4,7 +4,7 @@
  * SIGKILL and after a torn last row, merge's checks, one-line errors; and the statistics
  * (Wilson intervals) and shard arithmetic as functions.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,19 +13,9 @@ import { DealSet, chooseShard, chunks, shardPart } from '../src/batch/range.js';
 import { parseCsvLine } from '../src/batch/files.js';
 import { percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+import { MAIN, ROOT, type Result, runCli } from './cli-helpers.js';
 
-interface Result {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Result {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '', ...env } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], env: Record<string, string> = {}): Result => runCli(args, { env });
 
 function ok(args: string[], env: Record<string, string> = {}): Result {
   const r = cli(args, env);

@@ -2,7 +2,6 @@
  * `limited solve` and the `--pysol GAME` deal source, end to end: spawns the built CLI
  * (dist/src/cli/main.js, which `npm test` builds first) and checks outputs and exit statuses.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -10,19 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYSOL, formatDealFile, parseDealFile, pysolDeal } from '../src/game/index.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+import { MAIN, ROOT, type Result, runCli } from './cli-helpers.js';
 
-interface Result {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], nodeArgs: string[] = []): Result {
-  const r = spawnSync(process.execPath, [...nodeArgs, MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], nodeArgs: string[] = []): Result => runCli(args, { nodeArgs });
 
 /** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
 function expectUsageError(r: Result, pattern?: RegExp): void {

@@ -2,7 +2,6 @@
  * The command line, end to end: spawns the built CLI (dist/src/cli/main.js, which `npm test`
  * builds first) and checks outputs and exit statuses.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,19 +11,9 @@ import {
   type Deal, Game, MAX_MOVES, PYSOL, BOOK, dealFromNumber, formatDealFile, formatMove, formatSolution, parseDealFile, parseSize,
 } from '../src/game/index.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+import { MAIN, type Result, runCli } from './cli-helpers.js';
 
-interface Result {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], input?: string): Result {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], input?: string): Result => runCli(args, { input });
 
 let dir = '';
 const file = (name: string, text: string): string => {
