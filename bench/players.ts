@@ -22,12 +22,12 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '3' },
     'sampling-deals': { type: 'string', default: '3' },
     samples: { type: 'string', default: '8' },
-    nodes: { type: 'string', default: '5000' },
+    nodes: { type: 'string', default: '2000' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node dist/bench/players.js [--deals N (20000)] [--reps R (3)] [--sampling-deals M (3)] [--samples S (8)] [--nodes B (5000)]\n');
+  process.stdout.write('usage: node dist/bench/players.js [--deals N (20000)] [--reps R (3)] [--sampling-deals M (3)] [--samples S (8)] [--nodes B (2000)]\n');
   process.exit(0);
 }
 function whole(name: string, text: string, min: number): number {

@@ -19,7 +19,7 @@ export type PlayerName = (typeof PLAYER_NAMES)[number];
 /**
  * Builds a player from a spec `NAME[:key=value,...]` and the tactic knobs, e.g. `greedy`,
  * `sampling`, `sampling:samples=16,nodes=20000`. Keys of sampling: samples, nodes, exactNodes,
- * trustHome (true|false), tieBreak (greedy|progress). Throws UserError in one line on a bad spec.
+ * trustHome (true|false|phase1), tieBreak (greedy|progress). Throws UserError in one line on a bad spec.
  */
 export function createPlayer(spec: string, tactics: Tactics = NO_RESTRICTION): Player {
   const [rawName, rawParams] = spec.trim().split(':', 2) as [string, string | undefined];
@@ -46,8 +46,8 @@ export function createPlayer(spec: string, tactics: Tactics = NO_RESTRICTION): P
       else if (k === 'nodes') opts.nodes = num();
       else if (k === 'exactNodes') opts.exactNodes = num();
       else if (k === 'trustHome') {
-        if (val !== 'true' && val !== 'false') throw new UserError(`player '${spec}': trustHome must be true or false`);
-        opts.trustHome = val === 'true';
+        if (val !== 'true' && val !== 'false' && val !== 'phase1') throw new UserError(`player '${spec}': trustHome must be true, false or phase1`);
+        opts.trustHome = val === 'phase1' ? 'phase1' : val === 'true';
       } else if (k === 'tieBreak') {
         if (val !== 'greedy' && val !== 'progress') throw new UserError(`player '${spec}': tieBreak must be greedy or progress`);
         opts.tieBreak = val;

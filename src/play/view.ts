@@ -74,7 +74,10 @@ export class TableView {
   readonly secondDeal: boolean;
   /** Cards in the stock at the start (not their order). */
   readonly stockSize: number;
-  /** The layout as dealt (face up from the start): `dealt[c][r]`, row 0 on top. */
+  /**
+   * The layout as dealt (face up from the start): `dealt[c][r]`, row 0 on top. Valid for the
+   * game in play only (a Driver rewrites these arrays for its next deal): copy to keep.
+   */
   readonly dealt: readonly (readonly Card[])[];
 
   constructor(game: Game, opts: ViewOptions = {}) {
