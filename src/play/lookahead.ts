@@ -1,7 +1,8 @@
-import { type Tactics, allowedByTactics, isRestricted } from '../game/tactics.js';
-import { type Game, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE } from '../game/state.js';
+import { type Tactics, isRestricted } from '../game/tactics.js';
+import { type Game, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { PileBound } from '../solver/bound.js';
 import { KeyPacker } from '../solver/key.js';
+import { type ChildMoveOptions, childMoves } from '../solver/search.js';
 import { FULL, TranspositionTable } from '../solver/table.js';
 
 export const LOOK_WON = 1;
@@ -23,6 +24,8 @@ export const LOOK_UNKNOWN = -1;
  * The game is left in the position it was given. Nothing is allocated per node; the table is
  * kept between searches.
  */
+const LOOKAHEAD_MOVES: ChildMoveOptions = { reducedSpaces: true, drawDiscipline: true, safeMoves: false, order: 'layout' };
+
 export class Lookahead {
   private table: TranspositionTable | null = null;
   private tableFor = 0;
@@ -128,35 +131,6 @@ export class Lookahead {
 
   /** The solver's child moves and order ('layout'), without its safe-move shortcut. */
   private childMoves(at: number, justDrew: boolean): number {
-    const g = this.g;
-    const gen = this.gen;
-    const out = this.moveStack;
-    const scores = this.scores;
-    const n = g.generate(gen, GEN_REDUCED);
-    const restrict = justDrew && g.phase === 1;
-    const tactics = this.tactics;
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      const m = gen[i]!;
-      const src = m & 63;
-      if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
-      if (tactics && !allowedByTactics(g, m, tactics)) continue;
-      const dst = (m >> 6) & 63;
-      let s: number;
-      if (dst === DST_FOUNDATION) s = 100;
-      else if (src === SRC_DRAW) s = 20;
-      else if (src === SRC_REDEAL) s = 1;
-      else if (src < SRC_WASTE) s = g.len[dst] === 0 ? 5 : g.orig[src] === g.len[src] ? 60 : 30;
-      else s = g.len[dst] === 0 ? 10 : 40;
-      let j = k++;
-      while (j > 0 && scores[j - 1]! < s) {
-        scores[j] = scores[j - 1]!;
-        out[at + j] = out[at + j - 1]!;
-        j--;
-      }
-      scores[j] = s;
-      out[at + j] = m;
-    }
-    return k;
+    return childMoves(this.g, this.gen, this.scores, this.moveStack, at, justDrew, LOOKAHEAD_MOVES, this.tactics);
   }
 }
