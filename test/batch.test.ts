@@ -5,15 +5,14 @@
  * (Wilson intervals) and shard arithmetic as functions.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DealSet, chooseShard, chunks, shardPart } from '../src/batch/range.js';
 import { parseCsvLine } from '../src/batch/files.js';
 import { percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
 
-import { MAIN, ROOT, type Result, runCli } from './cli-helpers.js';
+import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], env: Record<string, string> = {}): Result => runCli(args, { env });
 
@@ -23,15 +22,6 @@ function ok(args: string[], env: Record<string, string> = {}): Result {
   return r;
 }
 
-/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout. */
-function expectUsageError(r: Result, pattern?: RegExp): void {
-  expect(r.status, r.stderr).toBe(2);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^limited: \S/);
-  if (pattern) expect(lines[0]).toMatch(pattern);
-}
 
 let dir: string;
 const path = (name: string): string => join(dir, name);
@@ -60,14 +50,7 @@ function dealsOf(file: string): number[] {
 const SMALL = ['--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress'];
 const RANGE = ['--from', '1', '--count', '300'];
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p .)`);
-  dir = mkdtempSync(join(tmpdir(), 'limited-batch-'));
-});
-
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+withTempDir('limited-batch-', (d) => (dir = d));
 
 describe('Wilson interval', () => {
   // Reference values: the roots of (1 + z²/n) p² − (2p̂ + z²/n) p + p̂² = 0 (the Wilson

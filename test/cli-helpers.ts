@@ -3,7 +3,10 @@
  * `npm test` builds first) and one way to run it.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -23,4 +26,31 @@ export function runCli(args: string[], o: { input?: string; nodeArgs?: string[];
     env: { ...process.env, NO_COLOR: '', ...(o.env ?? {}) },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
+export function expectUsageError(r: Result, pattern?: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^limited: \S/);
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  if (pattern) expect(lines[0]).toMatch(pattern);
+}
+
+/**
+ * Registers the suite's set-up: the built CLI must exist, and a fresh temporary directory
+ * (passed to `set`) is made before the tests and removed after them.
+ */
+export function withTempDir(prefix: string, set: (dir: string) => void): void {
+  let dir = '';
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build; npm test does it)`);
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    set(dir);
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 }

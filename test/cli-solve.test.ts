@@ -2,26 +2,16 @@
  * `limited solve` and the `--pysol GAME` deal source, end to end: spawns the built CLI
  * (dist/src/cli/main.js, which `npm test` builds first) and checks outputs and exit statuses.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PYSOL, formatDealFile, parseDealFile, pysolDeal } from '../src/game/index.js';
 
-import { MAIN, ROOT, type Result, runCli } from './cli-helpers.js';
+import { ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], nodeArgs: string[] = []): Result => runCli(args, { nodeArgs });
 
-/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
-function expectUsageError(r: Result, pattern?: RegExp): void {
-  expect(r.status, r.stderr).toBe(2);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^limited: \S/);
-  if (pattern) expect(lines[0]).toMatch(pattern);
-}
 
 // Small deals (one pack of A-5, four columns of three) whose book verdicts the solver decides
 // in a few dozen nodes: deal 4 is won, deal 1 is unsolvable.
@@ -30,13 +20,7 @@ const WON = '4';
 const UNSOLVABLE = '1';
 
 let dir = '';
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build; npm test does it)`);
-  dir = mkdtempSync(join(tmpdir(), 'limited-solve-'));
-});
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+withTempDir('limited-solve-', (d) => (dir = d));
 
 describe('solve', () => {
   it('a won deal: verdict, statistics and a numbered solution with cards', () => {

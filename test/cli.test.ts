@@ -2,16 +2,15 @@
  * The command line, end to end: spawns the built CLI (dist/src/cli/main.js, which `npm test`
  * builds first) and checks outputs and exit statuses.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Deal, Game, MAX_MOVES, PYSOL, BOOK, dealFromNumber, formatDealFile, formatMove, formatSolution, parseDealFile, parseSize,
 } from '../src/game/index.js';
 
-import { MAIN, type Result, runCli } from './cli-helpers.js';
+import { type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], input?: string): Result => runCli(args, { input });
 
@@ -49,24 +48,8 @@ function startMoves(deal: Deal): string[] {
   return Array.from(buf.subarray(0, g.generate(buf)), formatMove);
 }
 
-/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
-function expectUsageError(r: Result, pattern?: RegExp): void {
-  expect(r.status, r.stderr).toBe(2);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^limited: \S/);
-  expect(r.stderr).not.toMatch(/^\s+at /m);
-  if (pattern) expect(lines[0]).toMatch(pattern);
-}
 
-beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npm run build; npm test does it)`);
-  dir = mkdtempSync(join(tmpdir(), 'limited-cli-'));
-});
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+withTempDir('limited-cli-', (d) => (dir = d));
 
 describe('deal', () => {
   it('prints deal 1 as a deal file that parses back to deal 1', () => {
