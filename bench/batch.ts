@@ -99,7 +99,7 @@ function inProcess(): { seconds: number; cores: number; rows: string[] } {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let n = 1; n <= deals; n++) {
-    const o = run(deal(n), rules);
+    const o = run(deal(n), rules, n);
     rowsOut.push(`${n},${o.verdict},${o.limit},${o.nodes},${o.states},${o.solutionLength},${o.bestHome}`);
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -138,7 +138,7 @@ progress('warming up');
 {
   const warm = jobKind(spec.kind).create(spec);
   const deal = dealMaker(spec.source, FULL_SIZE);
-  for (let n = 1; n <= Math.min(20, deals); n++) warm(deal(n), rules);
+  for (let n = 1; n <= Math.min(20, deals); n++) warm(deal(n), rules, n);
 }
 
 const results: { name: string; workers: number; best: number; cores: number; all: number[] }[] = [];

@@ -9,8 +9,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DealSet, chooseShard, chunks, shardPart } from '../src/batch/range.js';
-import { parseCsvLine } from '../src/batch/files.js';
-import { percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
+import { csvText, parseCsvLine } from '../src/batch/files.js';
+import { type CompactRow, PLAY_HEADER, compactRow, playSpec, rowRecords, solveSpec } from '../src/batch/job.js';
+import { chunkText } from '../src/batch/run.js';
+import { pairedDifference, percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
+import { BOOK, PYSOL, parseSize } from '../src/game/index.js';
 
 import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
@@ -94,6 +97,38 @@ describe('Wilson interval', () => {
     expect(percentile([1, 2, 3, 4], 0.5)).toBe(2.5);
     expect(percentile([0, 10], 0.9)).toBeCloseTo(9, 12);
     expect(percentile([7], 0.9)).toBe(7);
+  });
+});
+
+describe('paired difference of two win rates (Newcombe)', () => {
+  // Reference values computed apart (Python, the same formula: Wilson intervals of the two
+  // margins, φ with Newcombe's continuity correction), a = both won, b = first only, c = second only.
+  it.each([
+    [14, 5, 0, 22, 0.1219512, 0.0114832, 0.2264927], // Altman et al. (2000), table 6.2
+    [3, 0, 0, 3, 0.0, -0.2550602, 0.2550602],
+    [30, 0, 0, 10, 0.0, -0.0641087, 0.0641087],
+  ])('a=%i b=%i c=%i d=%i', (a, b, c, d, diff, low, high) => {
+    const r = pairedDifference({ a, b, c, d });
+    expect(r.diff).toBeCloseTo(diff, 6);
+    expect(r.low).toBeCloseTo(low, 6);
+    expect(r.high).toBeCloseTo(high, 6);
+  });
+
+  it('is antisymmetric, holds the point, and for large samples agrees with the normal interval of the per-deal differences', () => {
+    const t = { a: 61_000, b: 9_000, c: 4_000, d: 926_000 };
+    const r = pairedDifference(t);
+    const s = pairedDifference({ a: t.a, b: t.c, c: t.b, d: t.d });
+    expect(s.diff).toBeCloseTo(-r.diff, 12);
+    expect(s.low).toBeCloseTo(-r.high, 12);
+    expect(s.high).toBeCloseTo(-r.low, 12);
+    expect(r.low).toBeLessThan(r.diff);
+    expect(r.high).toBeGreaterThan(r.diff);
+    const n = t.a + t.b + t.c + t.d;
+    const mean = (t.b - t.c) / n;
+    const sd = Math.sqrt(((t.b + t.c) / n - mean * mean) * (n / (n - 1)));
+    const half = (1.959963984540054 * sd) / Math.sqrt(n);
+    expect(r.low).toBeCloseTo(mean - half, 4);
+    expect(r.high).toBeCloseTo(mean + half, 4);
   });
 });
 
@@ -272,6 +307,173 @@ describe('limited batch', () => {
   });
 });
 
+/** Rows of a player's results CSV as records by column name (ms left out). */
+function playRecords(file: string): Record<string, string>[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const header = parseCsvLine(lines[0]!);
+  return lines.slice(1).map((l) => {
+    const f = parseCsvLine(l);
+    expect(f).toHaveLength(header.length);
+    const r: Record<string, string> = {};
+    header.forEach((h, i) => {
+      if (h !== 'ms') r[h] = f[i]!;
+    });
+    return r;
+  });
+}
+
+// The greedy player on small deals: 2,000 games take a few milliseconds a hundred.
+const PLAY = ['--size', '1x6,5x3', '--player', 'greedy', '--no-progress'];
+const PLAY_RANGE = ['--from', '1', '--count', '2000'];
+
+describe('limited batch --player', () => {
+  it('writes one row a game: won or lost, how it ended, the same rows with 1 and 2 workers and any chunk size', () => {
+    const r = ok(['batch', ...PLAY_RANGE, ...PLAY, '--workers', '1', '--out', path('p1.csv')]);
+    expect(r.stdout).toMatch(/play player=greedy pairing=always spaces=eager pile=remembered/);
+    expect(r.stdout).toMatch(/^lost +\d+ /m);
+    expect(r.stdout).not.toMatch(/unsolvable|unknown/);
+    ok(['batch', ...PLAY_RANGE, ...PLAY, '--workers', '2', '--out', path('p2.csv')]);
+    ok(['batch', ...PLAY_RANGE, ...PLAY, '--workers', '2', '--chunk', '7', '--out', path('p2c7.csv')]);
+    expect(readFileSync(path('p1.csv'), 'utf8').split('\n')[0]).toBe(PLAY_HEADER);
+    const one = rows(path('p1.csv'));
+    expect(one.rows).toHaveLength(2000);
+    expect(rows(path('p2.csv'))).toEqual(one);
+    expect(rows(path('p2c7.csv'))).toEqual(one);
+    const recs = playRecords(path('p1.csv'));
+    let won = 0;
+    for (const x of recs) {
+      expect(['won', 'lost']).toContain(x['verdict']);
+      expect(['won', 'stopped', 'blind', 'cap']).toContain(x['end']);
+      expect(x['verdict'] === 'won').toBe(x['end'] === 'won');
+      expect(x['verdict'] === 'won').toBe(x['home'] === '24');
+      expect(x).toMatchObject({ source: 'v1', rules: 'book', size: '1x6 5x3', job: 'play', cards: '24', nodes: '0', turned_fifth_blind: '0' });
+      expect(['0', '1']).toContain(x['redealt']);
+      if (x['verdict'] === 'won') won++;
+    }
+    expect(won).toBeGreaterThan(100);
+    expect(won).toBeLessThan(1900);
+    const summary = JSON.parse(readFileSync(path('p1.summary.json'), 'utf8'));
+    expect(summary).toMatchObject({ deals: 2000, won, lost: 2000 - won, unsolvable: 0, unknown: 0 });
+    expect(summary.winRate.low).toBeCloseTo(wilsonLow(won, 2000), 12);
+    expect(summary.winRate.high).toBeCloseTo(wilsonHigh(won, 2000), 12);
+    const meta = JSON.parse(readFileSync(path('p1.meta.json'), 'utf8'));
+    expect(meta.job).toMatchObject({ kind: 'play', player: { spec: 'greedy', tactics: { pairing: 'always', spaces: 'eager' }, pile: 'remembered' } });
+    expect(meta.columns.join(',')).toBe(PLAY_HEADER);
+  });
+
+  it('plays each deal with its number as the seed: the sampling player gives the same rows with 1 and 2 workers', () => {
+    const args = ['batch', '--from', '1', '--count', '24', '--size', '1x6,5x3', '--player', 'sampling:samples=2,nodes=200', '--no-progress'];
+    ok([...args, '--workers', '1', '--out', path('sp1.csv')]);
+    ok([...args, '--workers', '2', '--chunk', '1', '--out', path('sp2.csv')]);
+    expect(rows(path('sp2.csv'))).toEqual(rows(path('sp1.csv')));
+    // A player that searches reports its nodes.
+    expect(playRecords(path('sp1.csv')).some((x) => Number(x['nodes']) > 0)).toBe(true);
+    expect(playRecords(path('sp1.csv'))[0]!['method']).toBe('player=sampling:samples=2,nodes=200 pairing=always spaces=eager pile=remembered');
+  });
+
+  it('the knobs and the pile change the games; the pile forgotten turns the fifth card blind', () => {
+    ok(['batch', ...PLAY_RANGE, ...PLAY, '--pairing', 'never', '--spaces', 'hold', '--out', path('pnh.csv')]);
+    ok(['batch', ...PLAY_RANGE, ...PLAY, '--pile', 'forgotten', '--out', path('pf.csv')]);
+    const base = playRecords(path('p1.csv'));
+    const nh = playRecords(path('pnh.csv'));
+    const forgot = playRecords(path('pf.csv'));
+    expect(nh[0]!['method']).toBe('player=greedy pairing=never spaces=hold pile=remembered');
+    expect(nh.filter((x, i) => x['verdict'] !== base[i]!['verdict']).length).toBeGreaterThan(0);
+    expect(forgot.some((x) => Number(x['turned_fifth_blind']) > 0)).toBe(true);
+    expect(forgot.some((x) => x['end'] === 'blind')).toBe(true);
+  });
+
+  it('resumes a partial run to the same rows', () => {
+    const whole = readFileSync(path('p1.csv'), 'utf8').split('\n');
+    // What a killed run leaves: some rows (not in order), a torn last line, a sidecar not complete.
+    const kept = [whole[0]!, ...whole.slice(1, 2001).filter((_, i) => i % 3 !== 1), whole[1500]!.slice(0, 9)];
+    writeFileSync(path('pr.csv'), kept.join('\n'));
+    const meta = JSON.parse(readFileSync(path('p1.meta.json'), 'utf8'));
+    writeFileSync(path('pr.meta.json'), JSON.stringify({ ...meta, complete: false, endedAt: null }));
+    const r = ok(['batch', ...PLAY_RANGE, ...PLAY, '--workers', '2', '--out', path('pr.csv')]);
+    expect(r.stderr).toMatch(/dropped a torn last row/);
+    expect(r.stderr).toMatch(/resuming .*: 1333 of 2000 deals already done/);
+    expect(rows(path('pr.csv'))).toEqual(rows(path('p1.csv')));
+    expect(dealsOf(path('pr.csv'))).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+  });
+
+  it('refuses to resume with another player, other knobs or another pile, naming the option', () => {
+    const again = (extra: string[], player = 'greedy') =>
+      cli(['batch', ...PLAY_RANGE, ...PLAY.map((a) => (a === 'greedy' ? player : a)), ...extra, '--out', path('p1.csv')]);
+    expectUsageError(again(['--pairing', 'cautious']), /made with --pairing always, not cautious/);
+    expectUsageError(again(['--spaces', 'never']), /made with --spaces eager, not never/);
+    expectUsageError(again(['--pile', 'forgotten']), /made with --pile remembered, not forgotten/);
+    expectUsageError(again([], 'sampling'), /made with --player greedy, not sampling/);
+    // The solver on a player's file, and a player on the solver's.
+    expectUsageError(cli(['batch', ...PLAY_RANGE, '--size', '1x6,5x3', '--no-progress', '--out', path('p1.csv')]), /made with the job \(solver or --player\) play, not solve/);
+    expectUsageError(cli(['batch', ...RANGE, ...PLAY, '--out', path('w1.csv')]), /made with the job \(solver or --player\) solve, not play/);
+  });
+
+  it('shards of a player merge into the single run', () => {
+    for (const i of [1, 2]) ok(['batch', ...PLAY_RANGE, ...PLAY, '--shard', `${i}/2`, '--out', path('ps.csv')]);
+    const m = ok(['merge', path('ps.shard-1-of-2.csv'), path('ps.shard-2-of-2.csv'), '--out', path('pm.csv')]);
+    expect(m.stdout).toMatch(/^lost +\d+ /m);
+    expect(rows(path('pm.csv'))).toEqual(rows(path('p1.csv')));
+    expect(JSON.parse(readFileSync(path('pm.summary.json'), 'utf8')).lost).toBe(JSON.parse(readFileSync(path('p1.summary.json'), 'utf8')).lost);
+    // Not with a run of other knobs.
+    expectUsageError(cli(['merge', path('ps.shard-1-of-2.csv'), path('pnh.csv')]), /in --pairing: never there, always here/);
+  });
+});
+
+describe('the solver restricted by tactics (--pairing, --spaces)', () => {
+  it('batch writes the restriction into the method and the sidecar, and refuses to mix it with the free game', () => {
+    ok(['batch', ...RANGE, ...SMALL, '--pairing', 'never', '--out', path('never.csv')]);
+    const meta = JSON.parse(readFileSync(path('never.meta.json'), 'utf8'));
+    expect(meta.job).toMatchObject({ kind: 'solve', method: 'preset=fast pairing=never spaces=eager', solver: { tactics: { pairing: 'never', spaces: 'eager' } } });
+    const never = JSON.parse(readFileSync(path('never.summary.json'), 'utf8'));
+    const free = JSON.parse(readFileSync(path('w1.summary.json'), 'utf8'));
+    // A smaller game: never more deals won than in the free game.
+    expect(never.won).toBeLessThan(free.won);
+    expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--out', path('never.csv')]), /made with --pairing never, not always/);
+    // The free game's spec is what it was before tactics existed: --pairing always --spaces eager resumes it.
+    const r = ok(['batch', ...RANGE, ...SMALL, '--pairing', 'always', '--spaces', 'eager', '--out', path('w1.csv')]);
+    expect(r.stderr).toMatch(/300 of 300 deals already done/);
+  });
+
+  it('solve takes --pairing and --spaces, and agrees with the batch row', () => {
+    const rec = readFileSync(path('never.csv'), 'utf8').split('\n')[4]!.split(',');
+    const r = ok(['solve', rec[0]!, '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--pairing', 'never', '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.options.tactics).toEqual({ pairing: 'never', spaces: 'eager' });
+    expect(j.verdict).toBe(rec[9]);
+    expect(j.nodes).toBe(Number(rec[11]));
+    expect(ok(['solve', '4', '--size', '1x5,4x3', '--spaces', 'hold']).stdout).toMatch(/restricted to pairing always, spaces hold/);
+    expectUsageError(cli(['solve', '4', '--size', '1x5,4x3', '--pairing', 'maybe']), /--pairing: unknown pairing tactic 'maybe'/);
+  });
+});
+
+describe('the CSV text of a chunk', () => {
+  it('is what csv-stringify makes of the records, quoting included', () => {
+    const small = parseSize('1x6 5x3');
+    const specs = [
+      playSpec('v1', BOOK, small, 'sampling:samples=2,nodes=200'),
+      playSpec('v1', PYSOL, small, 'greedy', { pairing: 'cautious', spaces: 'never' }, 'forgotten'),
+      solveSpec('v1', BOOK, small, { preset: 'fast', maxNodes: 100, tactics: { pairing: 'never', spaces: 'hold' } }),
+    ];
+    const play: CompactRow[] = [
+      compactRow(7, { verdict: 'won', limit: '', nodes: 5, states: 0, solutionLength: 40, bestHome: 24, ms: 0.12345, play: { end: 'won', moves: 40, redealt: true, turnedFifthBlind: 0 } }),
+      compactRow(3, { verdict: 'lost', limit: '', nodes: 0, states: 0, solutionLength: 0, bestHome: 9, ms: 1e-7, play: { end: 'blind', moves: 12, redealt: false, turnedFifthBlind: 2 } }),
+    ];
+    const solve: CompactRow[] = [
+      compactRow(1, { verdict: 'unknown', limit: 'nodes', nodes: 100, states: 80, solutionLength: 0, bestHome: 3, ms: 2.5 }),
+      compactRow(2, { verdict: 'unsolvable', limit: '', nodes: 17, states: 11, solutionLength: 0, bestHome: 4, ms: 0 }),
+    ];
+    for (const spec of specs) {
+      const rs = spec.kind === 'play' ? play : solve;
+      const text = chunkText(spec);
+      expect(text(rs)).toBe(csvText(rs.map(rowRecords(spec))));
+      expect(text(rs)).toBe(csvText(rs.map(rowRecords(spec)))); // the remembered quoting gives the same again
+      expect(text([])).toBe('');
+    }
+    expect(chunkText(specs[0]!)(play)).toContain('"player=sampling:samples=2,nodes=200 pairing=always spaces=eager pile=remembered"');
+  });
+});
+
 describe('limited merge refuses parts that do not fit', () => {
   it('overlapping parts', () => {
     expectUsageError(cli(['merge', path('s.shard-1-of-3.csv'), path('w1.csv')]), /overlap: deals 1-100 are in both/);
@@ -312,7 +514,15 @@ describe('one-line errors, exit 2', () => {
     [['--from', '1', '--count', '5', '--shard', '4/3'], /--shard 4\/3: I must be 1 to 3/],
     [['--from', '1', '--count', '5', '--shard', 'half'], /--shard must be I\/N/],
     [['--from', '1', '--count', '5', '--shards', '3'], /JOB_COMPLETION_INDEX/],
-    [['--from', '1', '--count', '5', '--player', 'greedy'], /no players yet/],
+    [['--from', '1', '--count', '5', '--player', 'chess'], /--player: unknown player 'chess' \(greedy, sampling\)/],
+    [['--from', '1', '--count', '5', '--player', 'sampling:samples=0'], /--player 'sampling:samples=0': samples must be a whole number >= 1/],
+    [['--from', '1', '--count', '5', '--player', 'greedy', '--preset', 'fast'], /--preset is an option of the solver, not of a player/],
+    [['--from', '1', '--count', '5', '--player', 'greedy', '--max-nodes', '100'], /--max-nodes is an option of the solver/],
+    [['--from', '1', '--count', '5', '--player', 'greedy', '--pile', 'lost'], /--pile must be remembered or forgotten, not 'lost'/],
+    [['--from', '1', '--count', '5', '--player', 'sampling', '--pile', 'forgotten'], /the sampling player needs the pile remembered/],
+    [['--from', '1', '--count', '5', '--pile', 'forgotten'], /--pile is a player's memory of the pile: add --player NAME/],
+    [['--from', '1', '--count', '5', '--player', 'greedy', '--pairing', 'sometimes'], /--pairing: unknown pairing tactic 'sometimes' \(always, cautious, never\)/],
+    [['--from', '1', '--count', '5', '--spaces', 'lazy'], /--spaces: unknown spaces tactic 'lazy' \(eager, hold, never\)/],
     [['--from', '1', '--count', '5', '--preset', 'nope'], /unknown --preset 'nope'/],
     [['--from', '1', '--count', '5', '--max-nodes', '-3'], /--max-nodes must be a whole number >= 1/],
     [['--from', '1', '--count', '5', '--rules', 'chess'], /--rules: unknown rules word 'chess'/],

@@ -12,6 +12,11 @@ export interface Difference {
 
 const show = (v: unknown): string => (v === undefined || v === null ? 'none' : String(v));
 
+/** The tactic knobs of a job: the player's, or the solver's restrictions (none: always/eager). */
+function tacticsOf(j: JobSpec): { pairing: string; spaces: string } {
+  return j.player?.tactics ?? j.solver.tactics ?? { pairing: 'always', spaces: 'eager' };
+}
+
 /** The first option in which two jobs differ, or null when they are the same. */
 export function jobDifference(a: JobSpec, b: JobSpec): Difference | null {
   const checks: [string, unknown, unknown][] = [
@@ -19,6 +24,10 @@ export function jobDifference(a: JobSpec, b: JobSpec): Difference | null {
     ['the deal source (--from/--count or --pysol-range)', a.source === 'pysol' ? '--pysol-range' : '--from/--count', b.source === 'pysol' ? '--pysol-range' : '--from/--count'],
     ['--rules', a.rules, b.rules],
     ['--size', a.size, b.size],
+    ['--player', a.player?.spec, b.player?.spec],
+    ['--pairing', tacticsOf(a).pairing, tacticsOf(b).pairing],
+    ['--spaces', tacticsOf(a).spaces, tacticsOf(b).spaces],
+    ['--pile', a.player?.pile, b.player?.pile],
     ['the solver (--preset/--search/--heuristic)', a.method, b.method],
     ['--max-nodes', a.solver.maxNodes, b.solver.maxNodes],
     ['--max-seconds', a.solver.maxSeconds, b.solver.maxSeconds],

@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
-import { HEADER, type JobSpec } from './job.js';
+import { type JobSpec } from './job.js';
 import { type DealRange, type Shard } from './range.js';
 import { type Summary } from './stats.js';
 
@@ -244,7 +244,7 @@ export interface RowFields {
   readonly ms: number;
 }
 
-/** Parses the rows of a results file for the summary. */
+/** Parses the rows of a results file for the summary (a file without a `limit` column, a player's, has '' there). */
 export function rowFields(rf: ResultsFile): RowFields[] {
   const cols = parseCsvLine(rf.header);
   const at = (name: string): number => {
@@ -252,7 +252,8 @@ export function rowFields(rf: ResultsFile): RowFields[] {
     if (i < 0) throw new UserError(`${rf.file}: the header has no column '${name}'`);
     return i;
   };
-  const [d, v, l, n, m] = [at('deal'), at('verdict'), at('limit'), at('nodes'), at('ms')];
+  const [d, v, n, m] = [at('deal'), at('verdict'), at('nodes'), at('ms')];
+  const l = cols.indexOf('limit');
   return rf.lines.map((line, i) => {
     let f: string[];
     try {
@@ -261,7 +262,7 @@ export function rowFields(rf: ResultsFile): RowFields[] {
       throw new UserError(`${rf.file}, line ${i + 2}: ${(e as Error).message}`);
     }
     if (f.length !== cols.length) throw new UserError(`${rf.file}, line ${i + 2}: ${f.length} fields, the header has ${cols.length}`);
-    return { deal: Number(f[d]), verdict: f[v]!, limit: f[l]!, nodes: Number(f[n]), ms: Number(f[m]) };
+    return { deal: Number(f[d]), verdict: f[v]!, limit: l < 0 ? '' : f[l]!, nodes: Number(f[n]), ms: Number(f[m]) };
   });
 }
 
@@ -278,9 +279,9 @@ export function rewriteSorted(file: string, header: string, lines: readonly stri
   writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''));
 }
 
-/** A new results file holding the header only (flushed). */
-export function createResults(file: string): void {
-  writeAtomic(file, HEADER + '\n');
+/** A new results file holding the header only (flushed): `headerOf(spec)`. */
+export function createResults(file: string, header: string): void {
+  writeAtomic(file, header + '\n');
 }
 
 /** Leftovers of an interrupted atomic write. */

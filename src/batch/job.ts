@@ -4,8 +4,14 @@
  *
  * A job kind turns a spec into a function that handles one deal. A worker creates it once per
  * spec and keeps it between chunks: the `solve` kind keeps one Solver, whose buffers and
- * transposition table are reused deal after deal. A later kind (`play`, the blind players of
- * src/play) registers itself in JOB_KINDS beside it.
+ * transposition table are reused deal after deal; the `play` kind (the blind players of
+ * src/play) keeps one Driver and one player, and plays each deal with the deal number as the
+ * player's seed, so a deal's row depends on the spec and the deal number only.
+ *
+ * Rows: each kind has its columns (`columnsOf`). The solver kinds share COLUMNS; the play kind
+ * has PLAY_COLUMNS, which say how a game ended rather than what a search found. A player's
+ * verdict is `won` or `lost` — never `unsolvable`, which means "proven lost by a complete
+ * search", nor `unknown`.
  *
  * A kind may run several variants on each deal (`bench`, src/bench/job.ts: one search per
  * heuristic of `spec.variants`): its outcome then carries `variants`, and the worker sends one
@@ -13,10 +19,12 @@
  * bench kind import()s users' heuristic modules) does it in `prepare`, once per worker and spec.
  */
 import {
-  type Deal, type Rules, type Size, FULL_SIZE, deckCount, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
+  type Deal, type Rules, type Size, FULL_SIZE, UserError, deckCount, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
   pysolDeal, sizeEqual,
 } from '../game/index.js';
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/search.js';
+import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
+import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
 import { BENCH_JOB } from '../bench/job.js';
 import { solveOutcome } from './outcome.js';
 
@@ -31,6 +39,16 @@ export interface SolverSpec {
   readonly maxNodes?: number;
   readonly maxSeconds?: number;
   readonly maxMemoryMB?: number;
+  /** Tactics as restrictions (`--pairing`, `--spaces`; src/game/tactics.ts): only when they restrict. */
+  readonly tactics?: Tactics;
+}
+
+/** The blind player of a `play` job: its spec as `createPlayer` takes it, its tactic knobs, and its memory of the pile. */
+export interface PlayerSpec {
+  /** `greedy`, `sampling`, `sampling:samples=16,nodes=500` (the name in lower case, the rest as given). */
+  readonly spec: string;
+  readonly tactics: Tactics;
+  readonly pile: PileMemory;
 }
 
 /** The budgets in force for each deal: the given options over the preset's over the solver's defaults. */
@@ -43,34 +61,55 @@ export interface Budgets {
 
 /** Everything that decides a deal's row. Two runs with equal specs give equal rows (timing aside) when no time budget binds. */
 export interface JobSpec {
-  /** The job kind: 'solve' (the perfect-information solver). */
+  /** The job kind: 'solve' (the perfect-information solver), 'play' (a blind player), 'bench'. */
   readonly kind: string;
   readonly source: DealSourceKind;
   /** formatRules of the rules. */
   readonly rules: string;
   /** formatSize of the deck size. */
   readonly size: string;
-  /** What does the work, as one word list: `preset=fast`, `search=best heuristic=buried`. */
+  /**
+   * What does the work, as one word list: `preset=fast`, `search=best heuristic=buried`,
+   * `preset=portfolio pairing=never`, `player=greedy pairing=always spaces=eager pile=remembered`.
+   */
   readonly method: string;
+  /** The solver's options as given (`{}` for the play kind). */
   readonly solver: SolverSpec;
+  /** The solver's budgets in force. The play kind has none: all zero (maxSeconds null), and its rows have no budget columns. */
   readonly budgets: Budgets;
+  /** The play kind only: the player. */
+  readonly player?: PlayerSpec;
   /** Kinds with variants only (`bench`: the heuristics, built-in names or module file URLs). */
   readonly variants?: readonly string[];
 }
 
+/** How a blind player's game went (the play kind). */
+export interface PlayDetails {
+  readonly end: PlayEnd;
+  /** Moves played. */
+  readonly moves: number;
+  /** Reached the second deal. */
+  readonly redealt: boolean;
+  /** Times the fifth card was turned blind (only with the pile forgotten). */
+  readonly turnedFifthBlind: number;
+}
+
 /** What happened to one deal. */
 export interface DealOutcome {
-  readonly verdict: 'won' | 'unsolvable' | 'unknown';
+  /** The solver: won, unsolvable (proven) or unknown (a budget ran out). A player: won or lost. */
+  readonly verdict: 'won' | 'unsolvable' | 'unknown' | 'lost';
   /** For unknown: the limit that ran out ('nodes', 'time', 'memory'); else ''. */
   readonly limit: string;
   readonly nodes: number;
   readonly states: number;
   /** Moves in the solution (won), else 0. */
   readonly solutionLength: number;
-  /** Most cards home in any position searched. */
+  /** Most cards home in any position searched (a player: cards home at the end of the game). */
   readonly bestHome: number;
-  /** Milliseconds the deal took (the solver's clock). */
+  /** Milliseconds the deal took (the solver's or the worker's clock). */
   readonly ms: number;
+  /** The play kind: how the game went. */
+  readonly play?: PlayDetails;
   /** Kinds with variants only: one outcome per variant, in the spec's order (a row each). */
   readonly variants?: readonly DealOutcome[];
 }
@@ -80,10 +119,13 @@ export interface JobKind {
   /** Optional asynchronous set-up, awaited once per worker and spec before `create`. */
   prepare?(spec: JobSpec): Promise<void>;
   /**
-   * Makes the function that handles one deal. Called once per worker and spec; the function
-   * keeps its state (a Solver and its table) from one deal to the next.
+   * Makes the function that handles one deal (`n`: its number, the play kind's seed). Called
+   * once per worker and spec; the function keeps its state (a Solver and its table, a Driver
+   * and a player) from one deal to the next.
    */
-  create(spec: JobSpec): (deal: Deal, rules: Rules) => DealOutcome;
+  create(spec: JobSpec): (deal: Deal, rules: Rules, n: number) => DealOutcome;
+  /** Deals per chunk when `--chunk` is not given (default: `defaultChunk`, for deals that take a solver's time). */
+  chunk?(spec: JobSpec, todo: number, workers: number): number;
 }
 
 /** The perfect-information solver with the spec's options; one Solver reused for every deal. */
@@ -98,8 +140,52 @@ export const SOLVE_JOB: JobKind = {
   },
 };
 
-/** The job kinds by name. `play` (blind players) will join `solve` here. */
-export const JOB_KINDS: Readonly<Record<string, JobKind>> = { solve: SOLVE_JOB, bench: BENCH_JOB };
+/**
+ * A blind player over the deals: one Driver and one player per worker, each deal played with
+ * its deal number as the seed. Moves are not checked against the view's legal moves (a move
+ * generation per move: a third of the greedy player's time); test/play.test.ts replays the
+ * built-in players' games through the verifier instead.
+ */
+export const PLAY_JOB: JobKind = {
+  name: 'play',
+  create(spec) {
+    const p = spec.player;
+    if (!p) throw new Error('a play job without a player');
+    const player = createPlayer(p.spec, p.tactics);
+    const driver = new Driver();
+    const sampling = player instanceof SamplingPlayer ? player : null;
+    return (deal, rules, n) => {
+      const nodes0 = sampling?.nodesSpent ?? 0;
+      const t0 = performance.now();
+      const r = driver.play(deal, rules, player, { seed: n, pile: p.pile, check: false });
+      const ms = performance.now() - t0;
+      return {
+        verdict: r.won ? 'won' : 'lost',
+        limit: '',
+        nodes: (sampling?.nodesSpent ?? 0) - nodes0,
+        states: 0,
+        solutionLength: r.won ? r.moves : 0,
+        bestHome: r.home,
+        ms,
+        play: { end: r.end, moves: r.moves, redealt: r.redealt, turnedFifthBlind: r.turnedFifthBlind },
+      };
+    };
+  },
+  /**
+   * The greedy player plays 25-50 thousand games a second on a core: chunks of up to 5,000 deals
+   * (a tenth of a second or so each), so that the pool's messages, the CSV and the fsync per
+   * chunk stay small beside the work. A searching player (sampling: about a second a game)
+   * gets chunks of a few deals, so that a kill loses little and the progress moves.
+   */
+  chunk(spec, todo, workers) {
+    const fast = spec.player !== undefined && playerName(spec.player.spec) === 'greedy';
+    const per = Math.ceil(todo / (workers * (fast ? 4 : 20)));
+    return Math.max(1, Math.min(fast ? 5000 : 4, per));
+  },
+};
+
+/** The job kinds by name. */
+export const JOB_KINDS: Readonly<Record<string, JobKind>> = { solve: SOLVE_JOB, play: PLAY_JOB, bench: BENCH_JOB };
 
 export function jobKind(name: string): JobKind {
   const k = JOB_KINDS[name];
@@ -126,10 +212,14 @@ export function solveSpec(source: DealSourceKind, rules: Rules, size: Size, solv
   if (solver.search !== undefined) method.push(`search=${solver.search}`);
   if (solver.heuristic !== undefined) method.push(`heuristic=${solver.heuristic}`);
   if (method.length === 0) method.push(`search=${eff.search}`);
+  // Restrictions only (an unrestricted run's spec is what it was before tactics existed, so its files resume).
+  const tactics = solver.tactics !== undefined && isRestricted(solver.tactics) ? solver.tactics : undefined;
+  if (tactics) method.push(`pairing=${tactics.pairing}`, `spaces=${tactics.spaces}`);
   // A plain object with the keys in a fixed order (specs are compared as JSON).
   const given: { -readonly [K in keyof SolverSpec]: SolverSpec[K] } = {};
   for (const k of ['preset', 'search', 'heuristic', 'maxNodes', 'maxSeconds', 'maxMemoryMB'] as const)
     if (solver[k] !== undefined) (given as Record<string, unknown>)[k] = solver[k];
+  if (tactics) given.tactics = { pairing: tactics.pairing, spaces: tactics.spaces };
   return {
     kind: 'solve',
     source,
@@ -145,6 +235,34 @@ export function solveSpec(source: DealSourceKind, rules: Rules, size: Size, solv
   };
 }
 
+/** `sampling:samples=16` -> `sampling`. */
+export function playerName(spec: string): string {
+  return spec.trim().split(':', 1)[0]!.toLowerCase();
+}
+
+/**
+ * The spec for a blind player: `player` as createPlayer takes it (checked here: a bad spec is a
+ * one-line UserError), with the tactic knobs and the pile memory.
+ */
+export function playSpec(source: DealSourceKind, rules: Rules, size: Size, player: string, tactics: Tactics = NO_RESTRICTION, pile: PileMemory = 'remembered'): JobSpec {
+  const made = createPlayer(player, tactics);
+  if (made instanceof SamplingPlayer && pile !== 'remembered')
+    throw new UserError(`the sampling player needs the pile remembered: drop --pile ${pile} (or play greedy)`);
+  const t = player.trim();
+  const i = t.indexOf(':');
+  const canonical = i < 0 ? t.toLowerCase() : `${t.slice(0, i).toLowerCase()}${t.slice(i)}`;
+  return {
+    kind: 'play',
+    source,
+    rules: formatRules(rules),
+    size: formatSize(size),
+    method: `player=${canonical} pairing=${tactics.pairing} spaces=${tactics.spaces} pile=${pile}`,
+    solver: {},
+    budgets: { maxNodes: 0, maxSeconds: null, maxMemoryMB: 0 },
+    player: { spec: canonical, tactics: { pairing: tactics.pairing, spaces: tactics.spaces }, pile },
+  };
+}
+
 export function specRules(spec: JobSpec): Rules {
   return parseRules(spec.rules);
 }
@@ -157,8 +275,8 @@ export function specSize(spec: JobSpec): Size {
 // Rows
 
 /**
- * The CSV columns, in order. Every column but TIMING_COLUMNS is the same on any machine and
- * with any worker count or sharding, when no time budget binds.
+ * The CSV columns of the solver kinds, in order. Every column but TIMING_COLUMNS is the same on
+ * any machine and with any worker count or sharding, when no time budget binds.
  */
 export const COLUMNS = [
   'deal', // the deal number (source v1) or PySolFC game number (source pysol)
@@ -166,11 +284,11 @@ export const COLUMNS = [
   'rules', // formatRules: book, pysol, or building=... second-deal=... privileged=...
   'size', // 2x13 12x3
   'job', // solve
-  'method', // preset=fast, search=best heuristic=buried, ...
+  'method', // preset=fast, search=best heuristic=buried, ... (pairing=... spaces=... when the solver is restricted by tactics)
   'max_nodes', // the node budget in force
   'max_seconds', // the time budget in force ('' = none)
   'max_memory_mb', // the table's memory cap
-  'verdict', // won | unsolvable | unknown
+  'verdict', // won | unsolvable (proven: the search was exhausted) | unknown (a budget ran out)
   'limit', // for unknown: nodes | time | memory
   'nodes', // nodes expanded
   'states', // states stored
@@ -180,27 +298,75 @@ export const COLUMNS = [
   'ms', // milliseconds (the solver's clock): the one timing column
 ] as const;
 
+/**
+ * The CSV columns of the play kind (`limited batch --player`), in order. A player does not
+ * prove anything: its verdict is `won` or `lost` (the game it played ended short of the
+ * foundations), never `unsolvable` or `unknown`. Every column but `ms` depends only on the job
+ * and the deal number (the deal number is the player's seed).
+ */
+export const PLAY_COLUMNS = [
+  'deal', // the deal number (source v1) or PySolFC game number (source pysol)
+  'source', // v1 | pysol
+  'rules', // formatRules
+  'size', // 2x13 12x3
+  'job', // play
+  'method', // player=greedy pairing=always spaces=eager pile=remembered
+  'verdict', // won | lost (this player's game; not a proof either way)
+  'end', // won | stopped (no move the player would play) | blind (a blind fifth card had no place) | cap (the move cap)
+  'home', // cards on the foundations at the end
+  'cards', // cards in the deck (104 at full size)
+  'moves', // moves played
+  'redealt', // 1 when the game reached the second deal, else 0
+  'turned_fifth_blind', // times the fifth card was turned blind (only with --pile forgotten)
+  'nodes', // nodes the player searched (the sampling player's look-ahead; 0 for greedy)
+  'ms', // milliseconds (the worker's clock): the one timing column
+] as const;
+
 export const TIMING_COLUMNS: readonly string[] = ['ms'];
 
 export const HEADER: string = COLUMNS.join(',');
+export const PLAY_HEADER: string = PLAY_COLUMNS.join(',');
 
-/** A finished deal as the worker sends it back: compact, numbers only (`variant`: kinds with variants only). */
-export type CompactRow = [deal: number, verdict: number, limit: number, nodes: number, states: number, solutionLength: number, bestHome: number, ms: number, variant?: number];
+/** The columns of a job's results file. */
+export function columnsOf(spec: Pick<JobSpec, 'kind'>): readonly string[] {
+  return spec.kind === 'play' ? PLAY_COLUMNS : COLUMNS;
+}
 
-const VERDICTS = ['won', 'unsolvable', 'unknown'] as const;
+/** The header line of a job's results file. */
+export function headerOf(spec: Pick<JobSpec, 'kind'>): string {
+  return spec.kind === 'play' ? PLAY_HEADER : HEADER;
+}
+
+/** A solved deal as the worker sends it back: compact, numbers only (`variant`: kinds with variants only). */
+export type SolveRow = [deal: number, verdict: number, limit: number, nodes: number, states: number, solutionLength: number, bestHome: number, ms: number, variant?: number];
+/** A played deal as the worker sends it back (the first three as in SolveRow: limit is always 0). */
+export type PlayRow = [deal: number, verdict: number, limit: number, end: number, home: number, moves: number, redealt: number, turnedFifthBlind: number, nodes: number, ms: number];
+/** A finished deal as the worker sends it back: the deal, the verdict and the limit first, whatever the kind. */
+export type CompactRow = SolveRow | PlayRow;
+
+const VERDICTS = ['won', 'unsolvable', 'unknown', 'lost'] as const;
 const LIMITS = ['', 'nodes', 'time', 'memory'];
+const ENDS: readonly PlayEnd[] = ['won', 'stopped', 'blind', 'cap'];
+
+const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 export function compactRow(deal: number, o: DealOutcome, variant?: number): CompactRow {
+  if (o.play) {
+    const p = o.play;
+    return [deal, VERDICTS.indexOf(o.verdict), 0, ENDS.indexOf(p.end), o.bestHome, p.moves, p.redealt ? 1 : 0, p.turnedFifthBlind, o.nodes, round3(o.ms)];
+  }
   let limit = LIMITS.indexOf(o.limit);
   if (limit < 0) limit = 0;
-  const r: CompactRow = [deal, VERDICTS.indexOf(o.verdict), limit, o.nodes, o.states, o.solutionLength, o.bestHome, Math.round(o.ms * 1000) / 1000];
+  const r: SolveRow = [deal, VERDICTS.indexOf(o.verdict), limit, o.nodes, o.states, o.solutionLength, o.bestHome, round3(o.ms)];
   if (variant !== undefined) r.push(variant);
   return r;
 }
 
-/** The function that makes the CSV record (values in COLUMNS order) of a compact row of this spec. */
+/** The function that makes the CSV record (values in `columnsOf(spec)` order) of a compact row of this spec. */
 export function rowRecords(spec: JobSpec): (r: CompactRow) => (string | number)[] {
   const cards = deckCount(specSize(spec));
+  if (spec.kind === 'play')
+    return (r) => [r[0], spec.source, spec.rules, spec.size, spec.kind, spec.method, VERDICTS[r[1]] ?? 'lost', ENDS[r[3]] ?? '', r[4], cards, r[5], r[6], r[7], r[8]!, r[9]!];
   return (r) => [
     r[0], spec.source, spec.rules, spec.size, spec.kind, spec.method,
     spec.budgets.maxNodes, spec.budgets.maxSeconds ?? '', spec.budgets.maxMemoryMB,

@@ -10,7 +10,7 @@ import {
   type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
   writeAtomic, writeMeta, writeSummary,
 } from './files.js';
-import { COLUMNS, HEADER } from './job.js';
+import { columnsOf, headerOf } from './job.js';
 import { machine, gitCommit, toolVersion } from './machine.js';
 import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
 import { rangeLabel } from './report.js';
@@ -36,7 +36,7 @@ function loadPart(file: string): Part {
   const rf = loadResults(file, false);
   if (!rf) throw new UserError(`cannot read results file '${file}': no such file`);
   if (!meta) throw new UserError(`'${file}' has no sidecar '${metaPath(file)}': it is not a results file of limited batch`);
-  if (rf.header !== HEADER) throw new UserError(`'${file}' has other columns than this version of limited writes`);
+  if (rf.header !== headerOf(meta.job)) throw new UserError(`'${file}' has other columns than this version of limited writes`);
   if (rf.tornBytes > 0) throw new UserError(`'${file}' ends with a torn row (an interrupted run): finish it first with: ${meta.command}`);
   return { file, meta, rf };
 }
@@ -130,7 +130,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     range: oneRange ? first.meta.range : union,
     shard: null,
     part: union,
-    columns: [...COLUMNS],
+    columns: [...columnsOf(first.meta.job)],
     startedAt: starts[0]!,
     endedAt: ends[ends.length - 1] || null,
     complete: true,
@@ -148,7 +148,8 @@ export function mergeParts(files: readonly string[], out: string, command: strin
       sessions: p.meta.parts ? p.meta.parts.flatMap((q) => q.sessions) : p.meta.sessions,
     })),
   };
-  const figures = rowFields({ file: out, header: HEADER, lines, tornBytes: 0 });
+  const header = headerOf(first.meta.job);
+  const figures = rowFields({ file: out, header, lines, tornBytes: 0 });
   const sessions = meta.parts!.flatMap((p) => p.sessions);
   const deals = sessions.reduce((a, s) => a + s.deals, 0);
   const seconds = sessions.reduce((a, s) => a + s.seconds, 0);
@@ -167,7 +168,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
       note: `per part: ${deals} deals in ${seconds.toFixed(1)} s of wall-clock time summed over ${parts.length} part${parts.length === 1 ? '' : 's'}`,
     },
   };
-  return { meta, header: HEADER, lines, summary };
+  return { meta, header, lines, summary };
 }
 
 /** Writes a merge: the combined CSV and its sidecars. */

@@ -36,6 +36,8 @@ export class Progress {
     private readonly enabled = true,
     /** Milliseconds between plain lines when stderr is not a terminal. */
     private readonly lineEvery = 5000,
+    /** What the line is headed with: `batch`, or an experiment's row. */
+    private readonly label = 'batch',
   ) {
     this.tty = stream.isTTY === true;
     // Plain lines start after the first interval; the bar is drawn at once.
@@ -49,11 +51,13 @@ export class Progress {
     const stats =
       `${p.done}/${p.total} deals · ${rate.toFixed(1)} deals/s · ETA ${formatDuration(eta)} · ` +
       `won ${pct(p.won, p.done)}${p.unknown > 0 ? ` (unknown ${pct(p.unknown, p.done)})` : ''}`;
-    if (!this.tty) return `batch: ${stats}`;
-    const barWidth = Math.max(0, Math.min(30, width - stats.length - 3));
-    if (barWidth < 5) return stats.slice(0, Math.max(0, width - 1));
+    if (!this.tty) return `${this.label}: ${stats}`;
+    // On a terminal the bar alone says it is a batch; another label goes in front of it.
+    const head = this.label === 'batch' ? '' : `${this.label} `;
+    const barWidth = Math.max(0, Math.min(30, width - head.length - stats.length - 3));
+    if (barWidth < 5) return (head + stats).slice(0, Math.max(0, width - 1));
     const filled = p.total > 0 ? Math.round((barWidth * p.done) / p.total) : barWidth;
-    return `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${stats}`;
+    return `${head}[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ${stats}`;
   }
 
   update(p: ProgressState, force = false): void {

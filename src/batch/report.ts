@@ -19,6 +19,7 @@ export function rangeLabel(source: string, r: DealRange): string {
 }
 
 export function formatSummary(s: SummaryFile, title: string): string {
+  if (s.job.kind === 'play') return formatPlaySummary(s, title);
   const b = s.job.budgets;
   const budget = [`max ${b.maxNodes} nodes`, ...(b.maxSeconds !== null ? [`max ${b.maxSeconds} s`] : [])].join(', ');
   const where = s.shard
@@ -38,6 +39,31 @@ export function formatSummary(s: SummaryFile, title: string): string {
     `95 % CI      ${pct(s.winRate.low)} to ${pct(s.winRate.high)} of all deals (Wilson; unknown counted as lost for the low end, won for the high end)`,
     `nodes/deal   ${dist(s.nodes, 0)}`,
     `ms/deal      ${dist(s.ms, 1)}`,
+    `speed        ${s.speed.dealsPerSecond === null ? '--' : `${s.speed.dealsPerSecond.toFixed(1)} deals/s`} (${s.speed.note})`,
+    `files        ${s.file}, ${metaPath(s.file)}, ${summaryPath(s.file)}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * A blind player's summary: won and lost (a lost game proves nothing about the deal), the share
+ * won with its Wilson interval, and the player's search effort when it searched.
+ */
+function formatPlaySummary(s: SummaryFile, title: string): string {
+  const where = s.shard
+    ? `${rangeLabel(s.job.source, s.part)} (shard ${s.shard.index}/${s.shard.count} of ${formatRange(s.range)})`
+    : rangeLabel(s.job.source, s.part);
+  const w = String(s.deals).length;
+  const line = (label: string, n: number): string => `${label.padEnd(12)} ${String(n).padStart(w)}  ${pct(s.deals > 0 ? n / s.deals : null).padStart(7)}`;
+  const lines = [
+    `${title} · play ${s.job.method} · rules ${s.job.rules} · size ${s.job.size} · ${where}`,
+    `deals        ${s.deals}${s.complete ? '' : ` of ${s.part.count} (incomplete)`}`,
+    line('won', s.won),
+    line('lost', s.lost) + '  (games this player lost: not proofs that the deals are lost)',
+    `win rate     ${pct(s.winRate.wonShare)} of the deals played`,
+    `95 % CI      ${pct(s.winRate.low)} to ${pct(s.winRate.high)} (Wilson)`,
+    ...(s.nodes.max > 0 ? [`nodes/deal   ${dist(s.nodes, 0)}  (the player's look-ahead)`] : []),
+    `ms/deal      ${dist(s.ms, 3)}`,
     `speed        ${s.speed.dealsPerSecond === null ? '--' : `${s.speed.dealsPerSecond.toFixed(1)} deals/s`} (${s.speed.note})`,
     `files        ${s.file}, ${metaPath(s.file)}, ${summaryPath(s.file)}`,
   ];

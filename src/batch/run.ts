@@ -8,9 +8,15 @@
  * the chunks in flight; no row is torn or written twice, and no deal is counted twice.
  *
  * Determinism: a deal's row depends only on the job spec and the deal number (each worker keeps
- * one Solver, whose table is emptied for every deal), so with node budgets only the rows are the
- * same — all columns but `ms` — whatever the worker count, chunk size or sharding. A time budget
- * (--max-seconds) makes them depend on the machine and its load.
+ * one Solver, whose table is emptied for every deal; or one player, reset with the deal number
+ * as its seed), so with node budgets only the rows are the same — all columns but `ms` —
+ * whatever the worker count, chunk size or sharding. A time budget (--max-seconds) makes them
+ * depend on the machine and its load.
+ *
+ * Speed: the main thread only parses compact rows, turns them into CSV text and appends it, so
+ * it keeps up with the greedy player on a few cores (tens of thousands of deals a second): the
+ * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
+ * `chunkText`, which quotes the columns that are the same for every row once.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +28,7 @@ import {
   type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
   loadResults, metaPath, readMeta, removeResults, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,
 } from './files.js';
-import { COLUMNS, HEADER, type CompactRow, type JobSpec, limitOf, rowRecords, verdictOf } from './job.js';
+import { type CompactRow, type JobSpec, columnsOf, headerOf, jobKind, limitOf, rowRecords, verdictOf } from './job.js';
 import { gitCommit, machine, packageRoot, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
@@ -41,6 +47,8 @@ export interface BatchConfig {
   readonly chunk?: number;
   /** Progress on stderr (a bar on a terminal, a line every few seconds otherwise). */
   readonly progress: boolean;
+  /** What the progress line is headed with (default `batch`; an experiment names its row). */
+  readonly label?: string;
   /** The command line, for the sidecar. */
   readonly command: string;
   /** Start over: remove the results file and its sidecars first (under the lock). */
@@ -131,6 +139,31 @@ export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryF
   };
 }
 
+/**
+ * The function that makes the CSV text of a chunk's rows: `csvText(rows.map(rowRecords(spec)))`,
+ * the same text (test/batch.test.ts checks it) made several times faster for the play kind's
+ * big chunks. A row's strings are few — the job's constant columns and words such as `won` or
+ * `nodes` — so each is quoted once by csv-stringify and remembered; numbers need no quoting.
+ */
+export function chunkText(spec: JobSpec): (rows: readonly CompactRow[]) => string {
+  const record = rowRecords(spec);
+  const quoted = new Map<string, string>();
+  const field = (v: string | number): string => {
+    if (typeof v === 'number') return String(v);
+    let q = quoted.get(v);
+    if (q === undefined) {
+      q = csvText([[v]]).slice(0, -1);
+      quoted.set(v, q);
+    }
+    return q;
+  };
+  return (rows) => {
+    let text = '';
+    for (const r of rows) text += record(r).map(field).join(',') + '\n';
+    return text;
+  };
+}
+
 export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const part = shardPart(cfg.range, cfg.shard);
@@ -163,7 +196,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       throw new UserError(
         `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
       );
-    if (existing.header !== HEADER)
+    if (existing.header !== headerOf(cfg.spec))
       throw new UserError(`'${out}' has other columns than this version of limited writes: choose another --out`);
     const fields = rowFields(existing);
     fields.forEach((f, i) => {
@@ -179,13 +212,14 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     if (meta.commit !== commit)
       note(`limited: note: ${out} was started by commit ${meta.commit ?? 'unknown'}, this is ${commit ?? 'unknown'}; rows may differ if the solver changed`);
   } else {
-    createResults(out);
+    createResults(out, headerOf(cfg.spec));
     meta = null;
   }
 
   const todo = part.count - done.size;
   const workers = Math.max(1, Math.min(cfg.workers, todo));
-  const chunk = cfg.chunk ?? defaultChunk(todo, workers);
+  const kind = jobKind(cfg.spec.kind);
+  const chunk = cfg.chunk ?? (kind.chunk ? kind.chunk(cfg.spec, todo, workers) : defaultChunk(todo, workers));
   const session = sessionFor(cfg, chunk);
   const m = machine();
   const fresh: Meta = {
@@ -198,7 +232,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     range: cfg.range,
     shard: cfg.shard,
     part,
-    columns: [...COLUMNS],
+    columns: [...columnsOf(cfg.spec)],
     startedAt: session.startedAt,
     endedAt: null,
     complete: false,
@@ -227,11 +261,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     session.seconds = Math.round(performance.now() - t0) / 1000;
     writeMeta(out, current);
   };
-  const progress = new Progress(process.stderr, cfg.progress);
+  const progress = new Progress(process.stderr, cfg.progress, undefined, cfg.label);
   const resumed = done.size;
   let doneHere = 0;
   const state = () => ({ done: done.size, total: part.count, doneHere, won: counts.won, unknown: counts.unknown });
-  const record = rowRecords(cfg.spec);
+  const text = chunkText(cfg.spec);
   let signal: NodeJS.Signals | undefined;
   let failure: ChunkResult['error'] | undefined;
 
@@ -258,7 +292,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
-            appendDurable(out, csvText(rows.map(record)));
+            appendDurable(out, text(rows));
             for (const r of rows) {
               done.add(r[0]);
               addCount(counts, verdictOf(r), limitOf(r));

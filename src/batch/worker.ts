@@ -1,7 +1,7 @@
 /**
  * The piscina worker (compiled to dist/src/batch/worker.js): handles one chunk of deals and
- * sends back compact rows. The job (a Solver with its table, for the `solve` kind) is created
- * once per spec and kept alive from chunk to chunk.
+ * sends back compact rows. The job (a Solver with its table, for the `solve` kind; a Driver and
+ * a player, for `play`) is created once per spec and kept alive from chunk to chunk.
  */
 import { type CompactRow, type JobSpec, compactRow, dealMaker, jobKind, specRules, specSize } from './job.js';
 
@@ -31,7 +31,7 @@ async function handlerFor(spec: JobSpec): Promise<(n: number, rows: CompactRow[]
     current = {
       key,
       handle: (n, rows) => {
-        const o = run(deal(n), rules);
+        const o = run(deal(n), rules, n);
         if (o.variants) rows.push(...o.variants.map((v, i) => compactRow(n, v, i)));
         else rows.push(compactRow(n, o));
       },

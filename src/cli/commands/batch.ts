@@ -6,12 +6,13 @@ import { type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserErr
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { BatchSolverError, type BatchConfig, runBatch } from '../../batch/run.js';
 import { checkWritable, withTag } from '../../batch/files.js';
-import { type DealSourceKind, type SolverSpec, solveSpec } from '../../batch/job.js';
+import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, playerName, solveSpec } from '../../batch/job.js';
+import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
 import { examples, out, prefixed, run } from '../common.js';
 import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
-import { EXIT_SOLUTION_BUG, SEARCHES, type SolveCliOptions, solveOptionsFromFlags } from './solve.js';
+import { EXIT_SOLUTION_BUG, SEARCHES, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
 
 export interface BatchCliOptions {
   from?: string;
@@ -27,6 +28,9 @@ export interface BatchCliOptions {
   maxSeconds?: string;
   maxMemory?: string;
   player?: string;
+  pairing?: string;
+  spaces?: string;
+  pile?: string;
   out?: string;
   shard?: string;
   shards?: string;
@@ -54,8 +58,6 @@ function parsePysolRange(text: string): DealRange {
 
 /** The batch to run from the command line's options (and the environment, for cluster shards). Throws UserError. */
 export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Record<string, string | undefined> = process.env): BatchConfig {
-  if (o.player !== undefined)
-    throw new UserError(`--player ${o.player}: no players yet (blind players are still to come); batch runs the solver for now: drop --player`);
   // The deals.
   let source: DealSourceKind;
   let range: DealRange;
@@ -76,9 +78,8 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   const size: Size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : FULL_SIZE;
   if (source === 'pysol' && !sizeEqual(size, FULL_SIZE))
     throw new UserError(`--size ${formatSize(size)} disagrees with --pysol-range, whose deals have size ${formatSize(FULL_SIZE)}`);
-  // The solver.
-  const solver = solveOptionsFromFlags(o as SolveCliOptions) as SolverSpec;
-  const spec = solveSpec(source, rules, size, solver);
+  // The solver, or a player.
+  const spec = jobFromFlags(o, source, rules, size);
   // The pool.
   const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
   if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
@@ -87,7 +88,8 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   // The shard and the file.
   const shards = o.shards !== undefined ? positiveInteger('--shards', o.shards) : undefined;
   const { shard, from: shardFrom } = chooseShard(o.shard, shards, env);
-  let file = o.out ?? `results/${source === 'pysol' ? 'pysol' : 'batch'}-${range.from}-${range.from + range.count - 1}.csv`;
+  const stem = spec.player ? playerName(spec.player.spec) : source === 'pysol' ? 'pysol' : 'batch';
+  let file = o.out ?? `results/${stem}${spec.player && source === 'pysol' ? '-pysol' : ''}-${range.from}-${range.from + range.count - 1}.csv`;
   if (file === '' || file === '-') throw new UserError(`--out needs a file name ('-' is not accepted: the summary goes to stdout)`);
   if (o.out === undefined) {
     try {
@@ -101,6 +103,26 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   return { spec, range, shard, shardFrom, out: file, workers, ...(chunk !== undefined ? { chunk } : {}), progress: o.progress !== false, command: commandLine(args) };
 }
 
+/** The solver's options, which a player does not take. */
+const SOLVER_FLAGS: readonly [keyof BatchCliOptions, string][] = [
+  ['preset', '--preset'], ['search', '--search'], ['heuristic', '--heuristic'], ['maxNodes', '--max-nodes'], ['maxSeconds', '--max-seconds'], ['maxMemory', '--max-memory'],
+];
+
+/** The job of a batch: a blind player (`--player`) or the solver, with the tactics given. Throws UserError. */
+export function jobFromFlags(o: BatchCliOptions, source: DealSourceKind, rules: Rules, size: Size): JobSpec {
+  if (o.player === undefined) {
+    if (o.pile !== undefined) throw new UserError(`--pile is a player's memory of the pile: add --player NAME (${PLAYER_NAMES.join(', ')})`);
+    return solveSpec(source, rules, size, solveOptionsFromFlags(o as SolveCliOptions) as SolverSpec);
+  }
+  for (const [key, flag] of SOLVER_FLAGS)
+    if (o[key] !== undefined)
+      throw new UserError(`${flag} is an option of the solver, not of a player: drop it with --player (a sampling player's search budget is in its spec, e.g. sampling:nodes=500)`);
+  if (o.pile !== undefined && o.pile !== 'remembered' && o.pile !== 'forgotten')
+    throw new UserError(`--pile must be remembered or forgotten, not '${o.pile}'`);
+  const tactics = tacticsFromFlags(o);
+  return prefixed('--player', () => playSpec(source, rules, size, o.player!, tactics, (o.pile ?? 'remembered') as 'remembered' | 'forgotten'));
+}
+
 /** Runs a batch and prints its summary; sets the exit status (130/143 when interrupted, 3 for a solver bug). */
 export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch'): Promise<void> {
   const part = shardPart(cfg.range, cfg.shard);
@@ -109,9 +131,10 @@ export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch')
     ? `${rangeLabel(cfg.spec.source, part)} (shard ${cfg.shard.index}/${cfg.shard.count} of ${formatRange(cfg.range)}${by})`
     : rangeLabel(cfg.spec.source, part);
   const b = cfg.spec.budgets;
+  const what = cfg.spec.kind === 'play' ? cfg.spec.method : `${cfg.spec.method} (max ${b.maxNodes} nodes${b.maxSeconds !== null ? `, ${b.maxSeconds} s` : ''} a deal)`;
   const onStart = (i: { resumed: number; todo: number; workers: number; chunk: number }): void => {
     process.stderr.write(
-      `${title}: ${where}, rules ${cfg.spec.rules}, ${cfg.spec.method} (max ${b.maxNodes} nodes${b.maxSeconds !== null ? `, ${b.maxSeconds} s` : ''} a deal) -> ${cfg.out}` +
+      `${title}: ${where}, rules ${cfg.spec.rules}, ${what} -> ${cfg.out}` +
         (i.todo > 0 ? `; ${i.todo} deals to do, ${i.workers} worker${i.workers === 1 ? '' : 's'}, chunks of ${i.chunk}\n` : '; nothing left to do\n'),
     );
     if (b.maxSeconds !== null && i.todo > 0)
@@ -161,12 +184,17 @@ export function registerBatch(program: Command): void {
     .option('--rules <rules>', "a preset (book, pysol) and/or option=value words (default: book; pysol with --pysol-range)")
     .option('--size <size>', "deck and layout DxR,CxW, e.g. '1x5,4x3' (default 2x13,12x3)");
   addBatchSolverOptions(cmd)
-    .option('--player <name>', 'a blind player instead of the solver (none exists yet)')
+    .option(
+      '--player <spec>',
+      "a blind player instead of the solver (it cannot see the stock): greedy, or sampling[:samples=S,nodes=N,...] (see README); each deal is played with its number as the seed",
+    );
+  addTacticsOptions(cmd, 'both')
+    .option('--pile <memory>', "with --player: remembered (default: the player knows the pile's order in the second deal) or forgotten (it turns the fifth card blind)")
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
-    .option('--out <file>', 'results CSV; FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, or results/pysol-A-B.csv)')
+    .option('--out <file>', 'results CSV; FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, results/pysol-A-B.csv, or results/PLAYER-A-B.csv)')
     .option('--shard <i/n>', 'run shard I of N: the I-th of N contiguous blocks of the range (file name gets .shard-I-of-N)')
     .option('--shards <n>', 'N shards, the shard taken from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)')
-    .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32)')
+    .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32; greedy player: up to 5000)')
     .option('--no-progress', 'no progress on stderr')
     .addHelpText(
       'after',
@@ -174,6 +202,9 @@ export function registerBatch(program: Command): void {
         'limited batch --from 1 --count 2000 --preset fast --max-nodes 50000 --out results/fast.csv',
         'limited batch --from 1 --count 1000 --size 1x5,4x3 --workers 2',
         'limited batch --pysol-range 1-1000 --out results/pysol.csv     # PySolFC games, pysol rules',
+        'limited batch --from 1 --count 1000000 --player greedy --pairing cautious --spaces hold',
+        "limited batch --from 1 --count 200 --player sampling:samples=16,nodes=500 --out results/s.csv",
+        'limited batch --from 1 --count 1000 --pairing never --max-nodes 100000   # the solver restricted',
         'limited batch --from 1 --count 1000000 --shard 3/10 --out results/m.csv   # writes results/m.shard-03-of-10.csv',
         'limited merge results/m.shard-*.csv --out results/m.csv',
       ) +
@@ -183,6 +214,11 @@ max_memory_mb, verdict (won, unsolvable, unknown), limit (what ran out, for unkn
 states, solution_length, best_home, cards, ms. The summary (stdout, and FILE.summary.json):
 won, unsolvable, unknown, the win rate among decided deals, and a 95 % Wilson interval over
 all deals that counts unknown as lost for its low end and as won for its high end.
+
+With --player, one row a game instead: deal, source, rules, size, job (play), method
+(player=... pairing=... spaces=... pile=...), verdict (won or lost: the player's game, never
+a proof), end (won, stopped, blind, cap), home (cards home at the end), cards, moves,
+redealt (0/1), turned_fifth_blind, nodes (the player's look-ahead), ms.
 
 Resume: run the same command again (same --out): deals already in the file are skipped; a
 kill at any moment loses at most the deals in flight. Different options are refused.

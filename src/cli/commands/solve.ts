@@ -1,11 +1,13 @@
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
-import { type Deal, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution } from '../../game/index.js';
+import {
+  type Deal, type Tactics, NO_RESTRICTION, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
+} from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { type SearchKind, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
 import {
-  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, resolveDeal, run,
+  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
 import {
   type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, solveWith,
@@ -22,8 +24,36 @@ export interface SolveCliOptions extends DealSourceOptions {
   maxNodes?: string;
   maxSeconds?: string;
   maxMemory?: string;
+  pairing?: string;
+  spaces?: string;
   json?: boolean;
   solutionOut?: string;
+}
+
+/** `--pairing` and `--spaces` as tactics (the others at their unrestricted values), or undefined when neither is given. Throws UserError. */
+export function tacticsFromFlags(o: { pairing?: string; spaces?: string }): Tactics | undefined {
+  if (o.pairing === undefined && o.spaces === undefined) return undefined;
+  return {
+    pairing: o.pairing !== undefined ? prefixed('--pairing', () => parsePairing(o.pairing!)) : NO_RESTRICTION.pairing,
+    spaces: o.spaces !== undefined ? prefixed('--spaces', () => parseSpaces(o.spaces!)) : NO_RESTRICTION.spaces,
+  };
+}
+
+/**
+ * Adds `--pairing` and `--spaces` (src/game/tactics.ts). `what` says what they do to the
+ * command: restrict the solver, or set a player's knobs.
+ */
+export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Command {
+  const solver = 'the solver keeps to it as a restriction (its verdict: can a player who keeps to it win?)';
+  return cmd
+    .option(
+      '--pairing <p>',
+      `pairing tactic: always (pair whenever legal), cautious (not onto a column with cards above its exposed card, unless the pair can go up at once), never; ${what === 'solver' ? solver : `a player's knob, and with the solver: ${solver}`} (default always)`,
+    )
+    .option(
+      '--spaces <s>',
+      `spaces tactic: eager (fill a space at once), hold (no filling in the first deal: keep spaces for the privileged cards), never (default eager)`,
+    );
 }
 
 export const SEARCHES: readonly SearchKind[] = ['dfs', 'best'];
@@ -53,6 +83,8 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
   if (o.maxNodes !== undefined) opts.maxNodes = positiveInteger('--max-nodes', o.maxNodes);
   if (o.maxSeconds !== undefined) opts.maxSeconds = positiveNumber('--max-seconds', o.maxSeconds);
   if (o.maxMemory !== undefined) opts.maxMemoryMB = positiveNumber('--max-memory', o.maxMemory);
+  const tactics = tacticsFromFlags(o);
+  if (tactics !== undefined) opts.tactics = tactics;
   return opts;
 }
 
@@ -155,6 +187,7 @@ function describeOptions(opts: CliSolveOptions): string {
   if (opts.maxNodes !== undefined) parts.push(`--max-nodes ${opts.maxNodes}`);
   if (opts.maxSeconds !== undefined) parts.push(`--max-seconds ${opts.maxSeconds}`);
   if (opts.maxMemoryMB !== undefined) parts.push(`--max-memory ${opts.maxMemoryMB}`);
+  if (opts.tactics !== undefined) parts.push(`restricted to pairing ${opts.tactics.pairing}, spaces ${opts.tactics.spaces}`);
   return parts.join(', ');
 }
 
@@ -223,7 +256,8 @@ export function registerSolve(program: Command): void {
       '--max-seconds <s>',
       `stop with 'unknown' after S seconds, a number > 0 (default: ${dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit')})`,
     )
-    .option('--max-memory <mb>', `stop with 'unknown' when the table of states would exceed MB megabytes (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`)
+    .option('--max-memory <mb>', `stop with 'unknown' when the table of states would exceed MB megabytes (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`);
+  addTacticsOptions(cmd, 'solver')
     .option('--json', 'print one JSON object instead of the text report')
     .option('--solution-out <file>', "write a won deal's solution to FILE (one move a line, '#' header), for 'limited verify --solution FILE'")
     .addHelpText(
@@ -234,6 +268,7 @@ export function registerSolve(program: Command): void {
         'limited solve 1 --max-seconds 10                # deal 1 of the full game, book rules, 10 s at most',
         'limited solve --pysol 123456                    # the deal of PySolFC game 123456 (pysol rules)',
         'limited solve 7 --search best --heuristic buried --max-nodes 2000000',
+        'limited solve 4 --size 1x5,4x3 --pairing never  # can it be won without ever pairing?',
         'limited solve --deal game.txt --json            # one JSON object',
         'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
       ) +
@@ -242,6 +277,8 @@ export function registerSolve(program: Command): void {
         "searched. 'won' comes with its solution, one move a line with its card, replayed by the\n" +
         "verifier before it is printed; 'unsolvable' means the whole search space was exhausted\n" +
         "(sound pruning only); 'unknown' names the limit that ran out (nodes, time or memory).\n" +
+        'With --pairing or --spaces the solver plays a smaller game, keeping to the tactic: won\n' +
+        "then means a player keeping to it can win, unsolvable that no such player can.\n" +
         "--json fields: deal, rules, size, options, verdict, limit, nodes, states, seconds,\n" +
         'nodesPerSecond, bytesPerState, bestHome, cards, solution (array of moves, or null).\n' +
         'Exit status: 0 for any verdict (won, unsolvable, unknown), 2 bad input, 3 if a solution\n' +
