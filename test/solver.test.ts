@@ -12,6 +12,7 @@ import {
   verifyMoves, verifyText,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
+import { WasteBound } from '../src/solver/wastebound.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { referenceSolve } from './reference.js';
 
@@ -48,12 +49,15 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ['dfs safeMoves=false', single({ search: 'dfs', safeMoves: false })],
   ['dfs order=waste', single({ search: 'dfs', order: 'waste' })],
   ['dfs pileBound=false', single({ search: 'dfs', pileBound: false })],
+  ['dfs wasteBound=true', single({ search: 'dfs', wasteBound: true })],
+  ['best/wasteDealt wasteBound=true', single({ search: 'best', heuristic: 'wasteDealt', wasteBound: true })],
   ...Object.keys(PRESETS).map(
     (p) => [`preset ${p}`, ((solver, deal, rules) => solver.solvePreset(deal, rules, p, GENEROUS)) as Run] as const,
   ),
 ];
 
 const SECOND_DEAL_PAIRS_NONE = ['book', 'building=none', 'privileged=1', 'privileged=2', 'privileged=3'] as const;
+const NO_SECOND_DEAL = ['second-deal=none', 'second-deal=none building=none', 'second-deal=none building=suit'] as const;
 
 /**
  * The deals of each size: numbers 0..count-1 under each of its variants, less `skip` (deals on which the
@@ -114,6 +118,10 @@ const PLANS: readonly SizePlan[] = [
   // with a second deal and building pairs or none, where PileBound is used.
   { size: '1x6 2x2', variants: SECOND_DEAL_PAIRS_NONE, count: 100, skip: [], extra: {}, oneSided: [] },
   { size: '1x7 3x2', variants: SECOND_DEAL_PAIRS_NONE, count: 80, skip: [], extra: {}, oneSided: [] },
+  // The same small sizes without a second deal: here the waste is a stack for good, and
+  // WasteBound (the proof that the waste cannot be unwound) prunes often.
+  { size: '1x6 2x2', variants: NO_SECOND_DEAL, count: 100, skip: [], extra: {}, oneSided: [] },
+  { size: '1x7 3x2', variants: NO_SECOND_DEAL, count: 80, skip: [], extra: {}, oneSided: [] },
 ];
 
 function dealsOf(plan: SizePlan, variant: (typeof VARIANTS)[number]): number[] {
@@ -139,6 +147,8 @@ let totalWon = 0;
 let totalUnsolvable = 0;
 /** Positions PileBound proved lost, over every solve of the cross-check. */
 let pruned = 0;
+/** Positions WasteBound proved lost, over every solve of the cross-check. */
+let prunedWaste = 0;
 
 describe('cross-check against the exhaustive reference search', () => {
   // One Solver per configuration, kept across deals (as a batch would use it).
@@ -172,6 +182,7 @@ describe('cross-check against the exhaustive reference search', () => {
                 return;
               }
               pruned += solver.pruned;
+              prunedWaste += solver.prunedWaste;
               if (r.verdict !== reference[i])
                 problems.push(`deal ${n} ${name}: solver ${r.verdict}${r.limit ? ` (${r.limit})` : ''} after ${r.nodes} nodes, reference ${reference[i]}`);
               else if (r.verdict === 'won') {
@@ -203,16 +214,17 @@ describe('cross-check against the exhaustive reference search', () => {
     });
   }
 
-  it('covers 1,000+ deals in all, and exercises PileBound', () => {
+  it('covers 1,000+ deals in all, and exercises PileBound and WasteBound', () => {
     // Runs after the groups above (vitest runs a file's tests in order).
     expect(totalDeals).toBeGreaterThanOrEqual(1000);
     expect(pruned, 'positions pruned by PileBound').toBeGreaterThan(1000);
+    expect(prunedWaste, 'positions pruned by WasteBound').toBeGreaterThan(1000);
   });
 
   afterAll(() => {
     console.log(
       `cross-check: ${totalDeals} deals (${totalWon} won, ${totalUnsolvable} unsolvable) x ${CONFIGS.length} configurations, ` +
-        `${pruned} positions pruned by PileBound\n${summary.join('\n')}`,
+        `${pruned} positions pruned by PileBound, ${prunedWaste} by WasteBound\n${summary.join('\n')}`,
     );
   });
 });
@@ -249,6 +261,55 @@ describe('determinism', () => {
         }
       }
     }
+  });
+});
+
+describe('WasteBound', () => {
+  it('never calls a position on a winning line lost (three buildings, 600 small deals)', () => {
+    // A bound that cut a position from which the solution goes on to win would be unsound;
+    // every position of every solution found without the bound must pass it.
+    const size = parseSize('1x7 3x2');
+    const solver = new Solver();
+    let positions = 0;
+    let wins = 0;
+    for (const variant of NO_SECOND_DEAL) {
+      const rules = parseRules(variant);
+      for (let n = 0; n < 200; n++) {
+        const deal = dealFromNumber(n, size);
+        const r = solver.solve(deal, rules, { ...GENEROUS, wasteBound: false });
+        if (r.verdict !== 'won') continue;
+        wins++;
+        const g = new Game(deal, rules);
+        const bound = new WasteBound(g);
+        expect(bound.lost(), `deal ${n} ${variant}: the deal itself`).toBe(false);
+        r.moves!.forEach((m, i) => {
+          g.apply(m);
+          positions++;
+          expect(bound.lost(), `deal ${n} ${variant}: after move ${i + 1}`).toBe(false);
+        });
+      }
+    }
+    expect(wins).toBeGreaterThan(100);
+    expect(positions).toBeGreaterThan(2000);
+  });
+
+  it('proves a hopeless waste lost, and is off under the second deal', () => {
+    // 1x6 2x2, no second deal, building=none: find a deal the reference calls unsolvable on
+    // which the bound fires at the first draw that leaves a blocked waste.
+    const size = parseSize('1x6 2x2');
+    const rules = parseRules('second-deal=none building=none');
+    const solver = new Solver();
+    let fired = 0;
+    for (let n = 0; n < 60; n++) {
+      const deal = dealFromNumber(n, size);
+      const r = solver.solve(deal, rules, { ...GENEROUS, wasteBound: true });
+      if (solver.prunedWaste > 0) {
+        fired++;
+        expect(r.verdict, `deal ${n}`).toBe(referenceSolve(deal, rules).verdict);
+      }
+    }
+    expect(fired).toBeGreaterThan(10);
+    expect(new WasteBound(new Game(dealFromNumber(0, size), parseRules('building=none'))).enabled).toBe(false);
   });
 });
 
