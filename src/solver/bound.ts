@@ -42,6 +42,8 @@ export class PileBound {
   private readonly layout = new Int8Array(64);
   private readonly buffer = new Int8Array(64);
   private bufferCount = 0;
+  /** emptiedHome() as last counted, or -1 when a card has since got its first copy home. */
+  private emptied = -1;
   private readonly dealt: Uint8Array;
   private readonly rows: number;
   readonly enabled: boolean;
@@ -78,15 +80,25 @@ export class PileBound {
     for (let i = 0; i < g.privLen; i++) buffer[g.stockCards[g.priv[i]!]!]!++;
     this.bufferCount = g.privLen;
     for (let s = 0; s < 4; s++) this.sweep(s, 1);
+    // emptiedHome() changes only when a card gets its first copy home (see `homeOne`).
+    this.emptied = -1;
     for (let i = g.pileNext; i < g.wasteLen; i++) {
       const card = g.stockCards[g.waste[i]!]!;
       const r = card & 15;
       if ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
-        home[card]!++;
-        this.sweep(card >> 4, r);
+        this.homeOne(card);
+        // The suit was fully swept before, so only ranks above can move now, and each rank
+        // only if the one below it did.
+        this.climb(card >> 4, r + 1);
         continue;
       }
-      if (this.bufferCount < fixedSlots || this.bufferCount < fixedSlots + this.emptiedHome()) {
+      if (this.bufferCount < fixedSlots) {
+        buffer[card]!++;
+        this.bufferCount++;
+        continue;
+      }
+      if (this.emptied < 0) this.emptied = this.emptiedHome();
+      if (this.bufferCount < fixedSlots + this.emptied) {
         buffer[card]!++;
         this.bufferCount++;
         continue;
@@ -98,22 +110,41 @@ export class PileBound {
 
   /** Sends home, in rank order from `from`, every waiting card of suit s that a foundation takes. */
   private sweep(s: number, from: number): void {
-    const home = this.home;
-    const packs = this.g.packs;
     for (let r = from; r <= this.g.ranks; r++) {
       const card = (s << 4) | r;
-      let moved = false;
-      while ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
-        if (this.buffer[card]! > 0) {
-          this.buffer[card]!--;
-          this.bufferCount--;
-        } else if (this.layout[card]! > 0) this.layout[card]!--;
-        else break;
-        home[card]!++;
-        moved = true;
-      }
-      if (!moved && home[card] === 0) return;
+      if (!this.take(card) && this.home[card] === 0) return;
     }
+  }
+
+  /**
+   * The same after one card of suit s went home, the suit having been swept before: rank r
+   * can take a card only if rank r-1 has just gained one, so the climb stops at the first
+   * rank where nothing moves. (Gives exactly what `sweep` would.)
+   */
+  private climb(s: number, from: number): void {
+    for (let r = from; r <= this.g.ranks; r++) if (!this.take((s << 4) | r)) return;
+  }
+
+  /** Sends home every waiting copy of `card` that a foundation takes, the row's first; true if any moved. */
+  private take(card: number): boolean {
+    const home = this.home;
+    const r = card & 15;
+    const packs = this.g.packs;
+    let moved = false;
+    while ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
+      if (this.buffer[card]! > 0) {
+        this.buffer[card]!--;
+        this.bufferCount--;
+      } else if (this.layout[card]! > 0) this.layout[card]!--;
+      else break;
+      this.homeOne(card);
+      moved = true;
+    }
+    return moved;
+  }
+
+  private homeOne(card: number): void {
+    if (this.home[card]!++ === 0) this.emptied = -1;
   }
 
   /** Columns each of whose dealt cards has a copy home (optimistic E_home). */
