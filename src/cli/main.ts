@@ -9,6 +9,7 @@ import { examples, oneLine, reportError } from './common.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBench } from './commands/bench.js';
 import { registerDeal } from './commands/deal.js';
+import { registerExperiment } from './commands/experiment.js';
 import { registerMerge } from './commands/merge.js';
 import { registerMoves } from './commands/moves.js';
 import { registerShow } from './commands/show.js';
@@ -19,6 +20,7 @@ import { registerVerify } from './commands/verify.js';
 /** The commands, in the order `limited --help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge, registerBench,
+  registerExperiment,
 ];
 
 function packageVersion(): string {

@@ -1,0 +1,130 @@
+/**
+ * `limited experiment tactics`: the matrix of blind players, solver restrictions and rule
+ * variants over the same deals (src/experiment/), resumable, with tactics.csv/md/svg.
+ */
+import { availableParallelism } from 'node:os';
+import { type Command } from 'commander';
+import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } from '../../game/index.js';
+import { BatchSolverError } from '../../batch/run.js';
+import { playerName } from '../../batch/job.js';
+import { createPlayer } from '../../play/index.js';
+import { runTactics } from '../../experiment/tactics.js';
+import { tacticsText } from '../../experiment/report.js';
+import { examples, oneLine, out, prefixed, run } from '../common.js';
+import { positiveInteger } from '../solver-api.js';
+import { commandLine } from './batch.js';
+import { EXIT_SOLUTION_BUG } from './solve.js';
+
+export interface TacticsCliOptions {
+  deals: string;
+  from: string;
+  workers?: string;
+  out: string;
+  solverDeals: string;
+  solverNodes: string;
+  samplingDeals: string;
+  samplingPlayer: string;
+  size?: string;
+  only?: string;
+  progress?: boolean;
+}
+
+export const TACTICS_DEFAULTS = {
+  deals: '10000',
+  from: '1',
+  out: 'results/tactics',
+  solverDeals: '200',
+  solverNodes: '100000',
+  samplingDeals: '100',
+  samplingPlayer: 'sampling',
+} as const;
+
+export function registerExperiment(program: Command): void {
+  const experiment = program.command('experiment').description('run a research experiment: tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+  const cmd = experiment
+    .command('tactics')
+    .description('players, solver restrictions and rule variants on the same deals: tactics.csv, tactics.md, tactics.svg')
+    .option('--deals <n>', `deals for each greedy-player row (the real run: 1000000)`, TACTICS_DEFAULTS.deals)
+    .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
+    .option('--solver-deals <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverDeals)
+    .option('--solver-nodes <k>', 'node budget per deal of the solver (preset portfolio)', TACTICS_DEFAULTS.solverNodes)
+    .option('--sampling-deals <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingDeals)
+    .option('--sampling-player <spec>', 'the sampling player, as --player takes it (e.g. sampling:samples=16,nodes=500)', TACTICS_DEFAULTS.samplingPlayer)
+    .option('--only <rows>', 'run only these rows: groups greedy, solver (with rules), rules, sampling, players, or row names, comma-separated')
+    .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
+    .option('--out <dir>', 'the directory for ROW.csv per row and the summary files', TACTICS_DEFAULTS.out)
+    .option('--size <size>', "deck and layout DxR,CxW (default 2x13,12x3; small sizes for quick trials)")
+    .option('--no-progress', 'no progress on stderr')
+    .addHelpText(
+      'after',
+      examples(
+        'limited experiment tactics                                   # the defaults: a quick look (about 10 min on 2 cores)',
+        'limited experiment tactics --only greedy --deals 1000000     # the greedy rows of the real run',
+        'limited experiment tactics --deals 1000000 --solver-deals 2000 --sampling-deals 500 --workers 2',
+        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-deals 500',
+      ) +
+        `
+Rows (each one batch run, ROW.csv in --out; the same deal numbers within a group, so each
+row's difference from its group's baseline is paired deal by deal):
+  greedy    greedy-PAIRING-SPACES: the greedy player, pairing always|cautious|never x spaces
+            eager|hold|never, on --deals deals (default ${TACTICS_DEFAULTS.deals}); baseline greedy-always-eager
+  solver    solver-free (baseline) and solver-pairing-never, -pairing-cautious, -spaces-hold,
+            -spaces-never: the solver (perfect information, preset portfolio, --solver-nodes a
+            deal) keeping to a tactic, on --solver-deals deals (default ${TACTICS_DEFAULTS.solverDeals})
+  rules     rules-building-none, -building-suit, -second-deal-none, -privileged-1,2,3,5,6,8:
+            the free game under another rule (4 privileged cards is the book's); baseline solver-free
+  sampling  sampling-always-eager (baseline), -always-hold, -cautious-eager, -cautious-hold:
+            the sampling player on --sampling-deals deals (default ${TACTICS_DEFAULTS.samplingDeals})
+Resume: run the same command again: finished rows are skipped, a half-done one is resumed.
+The summary covers every finished row in --out made with these options (--only runs a subset).
+Files: tactics.csv (a line a row: counts, win rate, 95 % interval, difference from the
+baseline with its 95 % paired interval), tactics.md (the same as one table, with the
+command, machine, date, commit and wall time per row), tactics.svg (a bar chart).
+Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/143 interrupted.
+`,
+    )
+    .action(
+      run(async (o: TacticsCliOptions) => {
+        const from = prefixed('--from', () => parseDealNumber(o.from));
+        const deals = positiveInteger('--deals', o.deals);
+        const solverDeals = positiveInteger('--solver-deals', o.solverDeals);
+        const solverNodes = positiveInteger('--solver-nodes', o.solverNodes);
+        const samplingDeals = positiveInteger('--sampling-deals', o.samplingDeals);
+        const most = Math.max(deals, solverDeals, samplingDeals);
+        if (from + most - 1 > MAX_DEAL_NUMBER) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
+        if (most > 2 ** 32) throw new UserError(`${most} deals in one row is too many (at most 2^32)`);
+        if (playerName(o.samplingPlayer) !== 'sampling')
+          throw new UserError(`--sampling-player must be a sampling player, sampling[:key=value,...], not '${o.samplingPlayer}'`);
+        prefixed('--sampling-player', () => createPlayer(o.samplingPlayer));
+        const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : FULL_SIZE;
+        const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
+        if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
+        if (o.out === '' || o.out === '-') throw new UserError('--out needs a directory name');
+        let res;
+        try {
+          res = await runTactics({
+            from, deals, solverDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size,
+            dir: o.out, workers, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
+            command: commandLine(process.argv.slice(2)),
+          });
+        } catch (e) {
+          if (e instanceof BatchSolverError) {
+            process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
+            process.exitCode = EXIT_SOLUTION_BUG;
+            return;
+          }
+          throw e;
+        }
+        if (res.status === 'interrupted') {
+          process.stderr.write(`limited: interrupted (${res.signal}): run the same command again to resume\n`);
+          process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
+          return;
+        }
+        out(tacticsText(res.lines) + (res.missing.length > 0 ? `not in the summary: ${res.missing.map((m) => `${m.name} (${m.why})`).join('; ')}\n` : '') + `files: ${res.files.join(', ')}`);
+      }),
+    );
+  // A usage error names this command's help (main.ts does this for the top-level commands only).
+  cmd.configureOutput({
+    outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment tactics --help')\n`),
+  });
+}

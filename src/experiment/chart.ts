@@ -1,0 +1,144 @@
+/**
+ * The experiment's chart as SVG text, written by hand: one horizontal bar per row (its win
+ * rate), grouped and coloured by group, with the 95 % interval as a whisker, each group's
+ * baseline drawn as a dashed line across its group (and its bar outlined), and the rate and the
+ * difference from the baseline written at the right — readable without the table.
+ */
+import { type Group } from './matrix.js';
+import { type TacticsLine } from './report.js';
+
+const COLOURS: Readonly<Record<Group, string>> = { greedy: '#4e79a7', solver: '#59a14f', rules: '#f28e2b', sampling: '#b07aa1' };
+const GROUP_TITLES: Readonly<Record<Group, string>> = {
+  greedy: 'greedy player: pairing/spaces knobs',
+  solver: 'solver (perfect information): tactics as restrictions',
+  rules: 'solver, free game: rule variants (baseline: book rules)',
+  sampling: 'sampling player: pairing/spaces knobs',
+};
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const r1 = (x: number): string => (Math.round(x * 10) / 10).toString();
+
+/** A difference in percentage points with its sign: +1.20, −0.35, ±0.00. */
+const signed = (x: number): string => `${x > 0.00005 ? '+' : x < -0.00005 ? '−' : '±'}${Math.abs(100 * x).toFixed(2)}`;
+
+/** A tick step of 1, 2 or 5 times a power of ten giving at most about `want` ticks up to `max`. */
+function niceStep(max: number, want: number): number {
+  const raw = max / want;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+export interface TacticsChartInput {
+  readonly title: string;
+  /** One or two lines under the title. */
+  readonly subtitle: readonly string[];
+  readonly lines: readonly TacticsLine[];
+}
+
+export function tacticsSvg(c: TacticsChartInput): string {
+  const W = 980;
+  const left = 200;
+  const right = 210;
+  const top = 118;
+  const bottom = 64;
+  const pitch = 20;
+  const barH = 13;
+  const groupGap = 30;
+  const pw = W - left - right;
+
+  // Rows by group, in the order given.
+  const groups: { group: Group; lines: TacticsLine[] }[] = [];
+  for (const l of c.lines) {
+    const last = groups[groups.length - 1];
+    if (last && last.group === l.row.group) last.lines.push(l);
+    else groups.push({ group: l.row.group, lines: [l] });
+  }
+  const ph = groups.reduce((a, g) => a + groupGap + g.lines.length * pitch, 0) + 8;
+  const H = top + Math.max(ph, 40) + bottom;
+  const maxHigh = Math.max(0.05, ...c.lines.map((l) => l.high));
+  const step = niceStep(maxHigh * 100, 8) / 100;
+  const xMax = Math.ceil(maxHigh / step - 1e-9) * step;
+  const X = (v: number): number => left + (Math.max(0, Math.min(v, xMax)) / xMax) * pw;
+  const byName = new Map(c.lines.map((l) => [l.row.name, l]));
+
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  out.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`);
+  out.push(`<text x="20" y="26" font-size="17" font-weight="bold">${esc(c.title)}</text>`);
+  c.subtitle.slice(0, 2).forEach((t, i) => out.push(`<text x="20" y="${46 + 16 * i}" font-size="12" fill="#555">${esc(t)}</text>`));
+
+  // Legend: the groups shown, the whisker, the baseline.
+  let lx = 20;
+  const ly = 88;
+  out.push('<g font-size="12">');
+  for (const g of groups) {
+    out.push(`<rect class="swatch" x="${lx}" y="${ly - 10}" width="12" height="12" fill="${COLOURS[g.group]}"/>`);
+    out.push(`<text x="${lx + 17}" y="${ly}">${g.group}</text>`);
+    lx += 30 + g.group.length * 7;
+  }
+  out.push(`<line x1="${lx}" y1="${ly - 4}" x2="${lx + 30}" y2="${ly - 4}" stroke="#222" stroke-width="1.5"/>`);
+  out.push(`<line x1="${lx}" y1="${ly - 9}" x2="${lx}" y2="${ly + 1}" stroke="#222" stroke-width="1.5"/><line x1="${lx + 30}" y1="${ly - 9}" x2="${lx + 30}" y2="${ly + 1}" stroke="#222" stroke-width="1.5"/>`);
+  out.push(`<text x="${lx + 36}" y="${ly}">95 % interval</text>`);
+  lx += 130;
+  out.push(`<line x1="${lx}" y1="${ly - 10}" x2="${lx}" y2="${ly + 2}" stroke="#222" stroke-width="1.5" stroke-dasharray="4 3"/>`);
+  out.push(`<text x="${lx + 6}" y="${ly}">the group's baseline (its bar outlined)</text>`);
+  out.push('</g>');
+
+  // Grid and x axis.
+  const plotBottom = top + Math.max(ph, 40);
+  out.push('<g stroke="#e6e6e6" stroke-width="1">');
+  for (let v = 0; v <= xMax + 1e-9; v += step) out.push(`<line x1="${r1(X(v))}" y1="${top}" x2="${r1(X(v))}" y2="${plotBottom}"/>`);
+  out.push('</g>');
+  out.push(`<g stroke="#333" stroke-width="1"><line x1="${left}" y1="${plotBottom}" x2="${left + pw}" y2="${plotBottom}"/><line x1="${left}" y1="${top}" x2="${left}" y2="${plotBottom}"/></g>`);
+  out.push('<g fill="#333" text-anchor="middle">');
+  const digits = step < 0.01 ? 1 : 0;
+  for (let v = 0; v <= xMax + 1e-9; v += step) {
+    out.push(`<line x1="${r1(X(v))}" y1="${plotBottom}" x2="${r1(X(v))}" y2="${plotBottom + 5}" stroke="#333"/>`);
+    out.push(`<text x="${r1(X(v))}" y="${plotBottom + 19}">${(100 * v).toFixed(digits)} %</text>`);
+  }
+  out.push(`<text x="${left + pw / 2}" y="${H - 30}" font-size="13">win rate: won / deals</text>`);
+  out.push(`<text x="${left + pw / 2}" y="${H - 13}" font-size="11" fill="#555">solver rows: an unknown deal counts as not won; the whisker's high end counts it as won</text>`);
+  out.push('</g>');
+  out.push(`<text x="${left + pw + 12}" y="${top - 6}" font-size="11" fill="#555">rate · Δ vs baseline (pp)</text>`);
+
+  if (c.lines.length === 0) out.push(`<text x="${left + 10}" y="${top + 24}" fill="#555">no finished rows yet</text>`);
+
+  // Bars.
+  let y = top;
+  for (const g of groups) {
+    y += groupGap;
+    const colour = COLOURS[g.group];
+    out.push(`<text x="${left + 4}" y="${r1(y - 9)}" font-weight="bold" fill="${colour}">${esc(GROUP_TITLES[g.group])}</text>`);
+    const bandTop = y;
+    out.push(`<g class="group" data-group="${g.group}">`);
+    for (const l of g.lines) {
+      const cy = y + pitch / 2;
+      const base = l.row.baseline === l.row.name;
+      out.push(`<text x="${left - 8}" y="${r1(cy + 4)}" text-anchor="end"${base ? ' font-weight="bold"' : ''}>${esc(l.row.name)}</text>`);
+      const w = Math.max(0, X(l.rate) - left);
+      out.push(
+        `<rect class="bar" data-row="${esc(l.row.name)}" x="${left}" y="${r1(cy - barH / 2)}" width="${r1(w)}" height="${barH}" fill="${colour}" fill-opacity="${base ? 1 : 0.75}"${base ? ' stroke="#111" stroke-width="1.5"' : ''}><title>${esc(`${l.row.name}: ${(100 * l.rate).toFixed(2)} % (95 % interval ${(100 * l.low).toFixed(2)}–${(100 * l.high).toFixed(2)} %), ${l.counts.deals} deals`)}</title></rect>`,
+      );
+      const x0 = r1(X(l.low));
+      const x1 = r1(X(l.high));
+      out.push(
+        `<g class="whisker" stroke="#222" stroke-width="1.3"><line x1="${x0}" y1="${r1(cy)}" x2="${x1}" y2="${r1(cy)}"/><line x1="${x0}" y1="${r1(cy - 4)}" x2="${x0}" y2="${r1(cy + 4)}"/><line x1="${x1}" y1="${r1(cy - 4)}" x2="${x1}" y2="${r1(cy + 4)}"/></g>`,
+      );
+      const d = l.diff ? ` · ${signed(l.diff.diff)} [${signed(l.diff.low)}, ${signed(l.diff.high)}]` : base ? ' · baseline' : '';
+      out.push(`<text x="${left + pw + 12}" y="${r1(cy + 4)}" font-size="11">${(100 * l.rate).toFixed(2)} %${esc(d)}</text>`);
+      y += pitch;
+    }
+    out.push('</g>');
+    const baseline = byName.get(g.lines[0]!.row.baseline);
+    if (baseline) {
+      const bx = r1(X(baseline.rate));
+      out.push(`<line class="baseline" x1="${bx}" y1="${r1(bandTop - 2)}" x2="${bx}" y2="${r1(y + 2)}" stroke="#222" stroke-width="1.5" stroke-dasharray="4 3"/>`);
+    }
+  }
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}

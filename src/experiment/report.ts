@@ -1,0 +1,182 @@
+/**
+ * The outputs of `limited experiment tactics`: one line per row with its win rate, its 95 %
+ * interval and its paired difference from its group's baseline, as `tactics.csv` (fractions,
+ * for programs) and `tactics.md` (percentages, one table under a header that says how it was
+ * made).
+ *
+ * Win rate: won / deals. For the solver's rows an `unknown` deal (the budget ran out) counts
+ * as not won in the rate, and on both sides of its interval: [wilsonLow(won, n),
+ * wilsonHigh(won + unknown, n)], as for any batch (src/batch/stats.ts winInterval). The
+ * difference is the row's won share less its baseline's on the same deals, (b − c) / n, with
+ * Newcombe's paired interval (pairedDifference); there too unknown counts as not won.
+ */
+import { csvText } from '../batch/files.js';
+import { type PairedCounts, pairedDifference, winInterval } from '../batch/stats.js';
+import { formatRange } from '../batch/range.js';
+import { type ExperimentRow } from './matrix.js';
+import { type RowCounts } from './summary.js';
+
+/** One row of the experiment, summarized. */
+export interface TacticsLine {
+  readonly row: ExperimentRow;
+  readonly counts: RowCounts;
+  /** won / deals. */
+  readonly rate: number;
+  /** 95 % interval of the win rate (unknown counted on both sides). */
+  readonly low: number;
+  readonly high: number;
+  /** Against the group's baseline (null for a baseline, or when the baseline is not finished). */
+  readonly diff: { readonly diff: number; readonly low: number; readonly high: number; readonly paired: PairedCounts } | null;
+  /** Wall-clock seconds of the runs that made the row. */
+  readonly seconds: number;
+  /** The row's results CSV. */
+  readonly file: string;
+}
+
+export function tacticsLine(row: ExperimentRow, counts: RowCounts, paired: PairedCounts | null, seconds: number, file: string): TacticsLine {
+  const { low, high } = winInterval(counts.won, counts.unknown, counts.deals);
+  return {
+    row,
+    counts,
+    rate: counts.deals > 0 ? counts.won / counts.deals : 0,
+    low,
+    high,
+    diff: paired ? { ...pairedDifference(paired), paired } : null,
+    seconds,
+    file,
+  };
+}
+
+/** The columns of tactics.csv. */
+export const TACTICS_COLUMNS = [
+  'group', // greedy | solver | rules | sampling
+  'row', // the row's name (its results file is ROW.csv beside this file)
+  'baseline', // the row it is compared with, on the same deals (a baseline names itself)
+  'who', // greedy | the sampling player's spec | solver portfolio K nodes
+  'tactics', // a player's knobs pairing/spaces; the solver's restriction, or free
+  'rules', // book, or the rule variant
+  'deals_from', // the first deal number
+  'deals', // deals played or solved (deal numbers deals_from to deals_from + deals - 1)
+  'won',
+  'lost', // a player's lost games ('' for the solver)
+  'unsolvable', // the solver's proven losses ('' for a player)
+  'unknown', // the solver's deals whose budget ran out ('' for a player)
+  'win_rate', // won / deals (unknown counted as not won)
+  'ci_low', // 95 % Wilson interval of the win rate: low end (unknown counted as lost)
+  'ci_high', // high end (unknown counted as won)
+  'diff', // win_rate − the baseline's on the same deals ('' for a baseline)
+  'diff_low', // 95 % paired interval of diff (Newcombe; unknown counted as not won)
+  'diff_high',
+  'won_only_here', // deals this row won and the baseline did not
+  'won_only_baseline', // deals the baseline won and this row did not
+  'seconds', // wall-clock seconds of the runs that made the row
+] as const;
+
+const f6 = (x: number): string => x.toFixed(6);
+
+export function tacticsCsv(lines: readonly TacticsLine[]): string {
+  const isPlayer = (l: TacticsLine): boolean => l.row.spec.kind === 'play';
+  return csvText([
+    [...TACTICS_COLUMNS],
+    ...lines.map((l) => [
+      l.row.group, l.row.name, l.row.baseline, l.row.who, l.row.tactics, l.row.rules, l.row.range.from, l.counts.deals, l.counts.won,
+      isPlayer(l) ? l.counts.lost : '', isPlayer(l) ? '' : l.counts.unsolvable, isPlayer(l) ? '' : l.counts.unknown,
+      f6(l.rate), f6(l.low), f6(l.high),
+      l.diff ? f6(l.diff.diff) : '', l.diff ? f6(l.diff.low) : '', l.diff ? f6(l.diff.high) : '',
+      l.diff ? l.diff.paired.b : '', l.diff ? l.diff.paired.c : '', l.seconds.toFixed(1),
+    ]),
+  ]);
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(2)} %`;
+/** Percentage points with a sign (+1.20, −0.35, ±0.00: what rounds to zero has no sign). */
+const signed = (x: number): string => `${x > 0.00005 ? '+' : x < -0.00005 ? '−' : '±'}${Math.abs(100 * x).toFixed(2)}`;
+
+/** 12.3 s, 4 min 05 s, 2 h 03 min. */
+export function wallTime(s: number): string {
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const t = Math.round(s);
+  if (t < 3600) return `${Math.floor(t / 60)} min ${String(t % 60).padStart(2, '0')} s`;
+  return `${Math.floor(t / 3600)} h ${String(Math.floor((t % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+export interface MarkdownHeader {
+  readonly command: string;
+  readonly machine: string;
+  readonly date: string;
+  readonly commit: string;
+  /** Rows of the matrix that are not in the table, with why. */
+  readonly missing: readonly { readonly name: string; readonly why: string }[];
+}
+
+function escapeCell(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}
+
+export function tacticsMarkdown(lines: readonly TacticsLine[], h: MarkdownHeader): string {
+  const out: string[] = [];
+  out.push('# limited experiment tactics', '');
+  out.push(`- command: \`${h.command}\``);
+  out.push(`- machine: ${h.machine}`);
+  out.push(`- date: ${h.date}`);
+  out.push(`- commit: ${h.commit}`);
+  const ranges = new Map<string, string>();
+  for (const l of lines) ranges.set(l.row.group, `${l.row.group} deals ${formatRange(l.row.range)}`);
+  if (ranges.size > 0) out.push(`- deals: ${[...ranges.values()].join('; ')} (book deal numbers; the same deals in every row of a group)`);
+  out.push(`- total wall time of the rows: ${wallTime(lines.reduce((a, l) => a + l.seconds, 0))}`);
+  out.push('');
+  out.push(
+    'Win rate: won / deals. 95 % CI: Wilson; for the solver an unknown deal (its node budget ran out) counts as lost for the low end and as won for the high end. ' +
+      "Δ: the row's win rate less its baseline's, in percentage points, on the same deals; its 95 % interval is Newcombe's for paired proportions " +
+      '(the deals are the same, so it is much narrower than for two independent samples); in Δ an unknown deal counts as not won. ' +
+      "A player's lost game proves nothing; the solver's unsolvable is a proof (under the row's rules and restriction).",
+  );
+  out.push('');
+  out.push('| group | row | player / solver | tactics | rules | deals | won | lost | unsolvable | unknown | win rate | 95 % CI | Δ vs baseline (pp) | 95 % CI of Δ (paired) | wall time |');
+  out.push('|---|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|--:|');
+  for (const l of lines) {
+    const player = l.row.spec.kind === 'play';
+    const base = l.row.baseline === l.row.name;
+    out.push(
+      `| ${[
+        l.row.group,
+        base ? `**${l.row.name}** (baseline)` : l.row.name,
+        escapeCell(l.row.who),
+        l.row.tactics,
+        escapeCell(l.row.rules),
+        String(l.counts.deals),
+        String(l.counts.won),
+        player ? String(l.counts.lost) : '',
+        player ? '' : String(l.counts.unsolvable),
+        player ? '' : String(l.counts.unknown),
+        pct(l.rate),
+        `${pct(l.low)} – ${pct(l.high)}`,
+        l.diff ? signed(l.diff.diff) : base ? '' : `(no ${l.row.baseline})`,
+        l.diff ? `${signed(l.diff.low)} to ${signed(l.diff.high)}` : '',
+        wallTime(l.seconds),
+      ].join(' | ')} |`,
+    );
+  }
+  if (h.missing.length > 0) {
+    out.push('');
+    out.push('Not in the table:');
+    for (const m of h.missing) out.push(`- ${m.name}: ${m.why}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The table as plain text, for the terminal. */
+export function tacticsText(lines: readonly TacticsLine[]): string {
+  const w = Math.max(4, ...lines.map((l) => l.row.name.length));
+  const out = [`${'row'.padEnd(w)}  ${'deals'.padStart(8)}  ${'win rate'.padStart(8)}  ${'95 % CI'.padEnd(17)}  Δ vs baseline, pp [95 % paired CI]`];
+  for (const l of lines) {
+    const ci = `${(100 * l.low).toFixed(2)} – ${(100 * l.high).toFixed(2)} %`;
+    const d = l.diff
+      ? `${signed(l.diff.diff)} [${signed(l.diff.low)}, ${signed(l.diff.high)}]`
+      : l.row.baseline === l.row.name
+        ? 'baseline'
+        : `(no ${l.row.baseline})`;
+    out.push(`${l.row.name.padEnd(w)}  ${String(l.counts.deals).padStart(8)}  ${pct(l.rate).padStart(8)}  ${ci.padEnd(17)}  ${d}`);
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,190 @@
+/**
+ * `limited experiment tactics`: runs the rows of the matrix (src/experiment/matrix.ts) one after
+ * another through the batch runner — each row its own results CSV in the output directory, so
+ * the experiment resumes like any batch: a finished row is skipped, a half-done one resumed —
+ * then reads every finished row back and writes the summary: tactics.csv, tactics.md and
+ * tactics.svg.
+ *
+ * The summary covers every row of the matrix whose file is finished and was made with the
+ * options given now, not only the rows run (`--only` runs a subset; the others keep what an
+ * earlier run left): a row made with other options is left out with a note saying why.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../game/index.js';
+import { checkWritable, writeAtomic } from '../batch/files.js';
+import { gitCommit, machine } from '../batch/machine.js';
+import { formatRange } from '../batch/range.js';
+import { runBatch } from '../batch/run.js';
+import { tacticsSvg } from './chart.js';
+import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
+import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
+import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
+
+export interface TacticsConfig extends MatrixOptions {
+  /** The output directory: ROW.csv per row (with its sidecars), and the summary files. */
+  readonly dir: string;
+  readonly workers: number;
+  /** `--only`: groups and row names (all rows when undefined). */
+  readonly only?: string;
+  readonly progress: boolean;
+  /** The command line, for the sidecars and tactics.md. */
+  readonly command: string;
+  /** Messages for the user (stderr). */
+  readonly note?: (text: string) => void;
+}
+
+export interface TacticsOutcome {
+  readonly status: 'done' | 'interrupted';
+  readonly signal?: NodeJS.Signals;
+  /** The rows in the summary (finished, made with these options), in the matrix's order. */
+  readonly lines: readonly TacticsLine[];
+  readonly missing: readonly { readonly name: string; readonly why: string }[];
+  readonly files: readonly string[];
+}
+
+export const rowFile = (dir: string, row: ExperimentRow): string => join(dir, `${row.name}.csv`);
+
+/** What a row is, in words: `greedy always/eager, deals 1-10000`. */
+function describe(row: ExperimentRow): string {
+  const rules = row.rules === 'book' ? '' : `, rules ${row.rules}`;
+  return `${row.who} ${row.tactics}${rules}, deals ${formatRange(row.range)}`;
+}
+
+export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
+  const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
+  const matrix = tacticsMatrix(cfg);
+  const chosen = selectRows(matrix, cfg.only);
+  try {
+    mkdirSync(cfg.dir, { recursive: true });
+  } catch {
+    // checkWritable says why
+  }
+  const summaryFiles = ['tactics.csv', 'tactics.md', 'tactics.svg'].map((f) => join(cfg.dir, f));
+  for (const f of summaryFiles) checkWritable(f, 'experiment file');
+  // Before any work: every chosen row's file must be resumable with these options.
+  const states = new Map<string, RowState>();
+  for (const row of chosen) {
+    const st = rowState(row, rowFile(cfg.dir, row));
+    if (st.state === 'other')
+      throw new UserError(
+        `${rowFile(cfg.dir, row)} was ${st.why}: give the options of the run that made ${cfg.dir} (--deals, --from, --solver-deals, --solver-nodes, --sampling-deals, --sampling-player, --size), or another --out`,
+      );
+    states.set(row.name, st);
+  }
+
+  const n = chosen.length;
+  for (let i = 0; i < n; i++) {
+    const row = chosen[i]!;
+    const file = rowFile(cfg.dir, row);
+    const tag = `row ${i + 1}/${n} ${row.name}`;
+    if (states.get(row.name)!.state === 'complete') {
+      note(`experiment tactics: ${tag}: done already (${describe(row)}; ${file})`);
+      continue;
+    }
+    note(`experiment tactics: ${tag}: ${describe(row)} -> ${file}`);
+    const res = await runBatch({
+      spec: row.spec,
+      range: row.range,
+      shard: null,
+      out: file,
+      workers: cfg.workers,
+      progress: cfg.progress,
+      label: `${tag}`,
+      command: cfg.command,
+      note,
+    });
+    if (res.status === 'interrupted') return { status: 'interrupted', signal: res.signal!, lines: [], missing: [], files: [] };
+    const s = res.summary;
+    note(
+      `experiment tactics: ${tag}: won ${s.won} of ${s.deals} (${((100 * s.won) / Math.max(1, s.deals)).toFixed(2)} %)` +
+        `${s.unknown > 0 ? `, unknown ${s.unknown}` : ''}, ${wallTime(s.speed.seconds)} this run`,
+    );
+  }
+
+  const { lines, missing } = await summarizeRows(cfg.dir, matrix);
+  const m = machine();
+  const commit = gitCommit();
+  const rowCommits = new Set<string>();
+  const machines = new Set<string>();
+  const starts: string[] = [];
+  const ends: string[] = [];
+  for (const l of lines) {
+    const st = rowState(l.row, l.file);
+    if (st.state === 'complete') {
+      rowCommits.add(st.meta.commit ?? 'unknown');
+      machines.add(`${st.meta.cpu} x ${st.meta.cores} cores, Node ${st.meta.node}, host ${st.meta.host}`);
+      starts.push(st.meta.startedAt);
+      if (st.meta.endedAt) ends.push(st.meta.endedAt);
+    }
+  }
+  starts.sort();
+  ends.sort();
+  const ran = starts.length > 0 ? `rows run from ${starts[0]} to ${ends[ends.length - 1] ?? '?'}; ` : '';
+  const header = {
+    command: cfg.command,
+    machine: machines.size > 0 ? [...machines].join('; ') : `${m.cpu} x ${m.cores} cores, Node ${m.node}, host ${m.host}`,
+    date: `${ran}summary written ${new Date().toISOString()}`,
+    commit: `${commit ?? 'unknown'} (summary)${rowCommits.size > 0 ? `; rows made by ${[...rowCommits].join(', ')}` : ''}`,
+    missing,
+  };
+  const [csvFile, mdFile, svgFile] = summaryFiles as [string, string, string];
+  writeAtomic(csvFile, tacticsCsv(lines));
+  writeAtomic(mdFile, tacticsMarkdown(lines, header));
+  const counts = [...new Set(lines.map((l) => `${l.row.group} ${l.row.range.count}`))].join(', ');
+  writeAtomic(
+    svgFile,
+    tacticsSvg({
+      title: 'Limited: win rate by tactic and by rule',
+      subtitle: [
+        `book deals from ${cfg.from}, size ${lines[0]?.row.spec.size ?? ''} · deals per row: ${counts || 'none'} · solver: preset ${SOLVER_PRESET}, ${cfg.solverNodes} nodes a deal`,
+        "at the right: win rate · Δ, the difference from the group's baseline on the same deals in percentage points [its 95 % paired interval]",
+      ],
+      lines,
+    }),
+  );
+  return { status: 'done', lines, missing, files: summaryFiles };
+}
+
+/**
+ * Reads the finished rows back (streamed): counts, and the paired table against the group's
+ * baseline when the baseline is finished too. Rows that are not finished with these options
+ * are listed in `missing` with the reason.
+ */
+export async function summarizeRows(
+  dir: string,
+  matrix: readonly ExperimentRow[],
+): Promise<{ lines: TacticsLine[]; missing: { name: string; why: string }[] }> {
+  const lines: TacticsLine[] = [];
+  const missing: { name: string; why: string }[] = [];
+  const baselines = new Map<string, Outcomes | null>();
+  const baselineOf = async (name: string): Promise<Outcomes | null> => {
+    if (baselines.has(name)) return baselines.get(name)!;
+    const row = matrix.find((r) => r.name === name)!;
+    const st = rowState(row, rowFile(dir, row));
+    const out = st.state === 'complete' ? (await readRow(rowFile(dir, row), row.range, null, true)).outcomes : null;
+    baselines.set(name, out);
+    return out;
+  };
+  for (const row of matrix) {
+    const file = rowFile(dir, row);
+    const st = rowState(row, file);
+    if (st.state !== 'complete') {
+      const why =
+        st.state === 'absent'
+          ? 'not run'
+          : st.state === 'other'
+            ? `${file} was ${st.why}`
+            : `incomplete (${st.meta.sessions.reduce((a, s) => a + s.deals, 0)} of ${row.range.count} deals done): run the command again to finish it`;
+      missing.push({ name: row.name, why });
+      continue;
+    }
+    const isBaseline = row.baseline === row.name;
+    const base = isBaseline ? null : await baselineOf(row.baseline);
+    // A baseline keeps its outcomes for the rows after it (the matrix lists baselines first).
+    const r = await readRow(file, row.range, base, isBaseline);
+    if (isBaseline) baselines.set(row.name, r.outcomes);
+    lines.push(tacticsLine(row, r.counts, r.paired, metaSeconds(st.meta), file));
+  }
+  return { lines, missing };
+}
