@@ -13,6 +13,7 @@ import {
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { WasteBound } from '../src/solver/wastebound.js';
+import { PileBound } from '../src/solver/bound.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { referenceSolve } from './reference.js';
 
@@ -149,6 +150,8 @@ let totalUnsolvable = 0;
 let pruned = 0;
 /** Positions WasteBound proved lost, over every solve of the cross-check. */
 let prunedWaste = 0;
+/** Positions of the first deal (stock empty) that PileBound proved lost. */
+let prunedFirstDeal = 0;
 
 describe('cross-check against the exhaustive reference search', () => {
   // One Solver per configuration, kept across deals (as a batch would use it).
@@ -183,6 +186,7 @@ describe('cross-check against the exhaustive reference search', () => {
               }
               pruned += solver.pruned;
               prunedWaste += solver.prunedWaste;
+              prunedFirstDeal += solver.prunedFirstDeal;
               if (r.verdict !== reference[i])
                 problems.push(`deal ${n} ${name}: solver ${r.verdict}${r.limit ? ` (${r.limit})` : ''} after ${r.nodes} nodes, reference ${reference[i]}`);
               else if (r.verdict === 'won') {
@@ -218,13 +222,14 @@ describe('cross-check against the exhaustive reference search', () => {
     // Runs after the groups above (vitest runs a file's tests in order).
     expect(totalDeals).toBeGreaterThanOrEqual(1000);
     expect(pruned, 'positions pruned by PileBound').toBeGreaterThan(1000);
+    expect(prunedFirstDeal, 'first-deal positions pruned by PileBound').toBeGreaterThan(1000);
     expect(prunedWaste, 'positions pruned by WasteBound').toBeGreaterThan(1000);
   });
 
   afterAll(() => {
     console.log(
       `cross-check: ${totalDeals} deals (${totalWon} won, ${totalUnsolvable} unsolvable) x ${CONFIGS.length} configurations, ` +
-        `${pruned} positions pruned by PileBound, ${prunedWaste} by WasteBound\n${summary.join('\n')}`,
+        `${pruned} positions pruned by PileBound (${prunedFirstDeal} in the first deal), ${prunedWaste} by WasteBound\n${summary.join('\n')}`,
     );
   });
 });
@@ -261,6 +266,34 @@ describe('determinism', () => {
         }
       }
     }
+  });
+});
+
+describe('PileBound', () => {
+  it('never calls a position on a winning line lost (first deal and second, 600 small deals)', () => {
+    // Every position of every solution found without the bound must pass it, in both deals.
+    const solver = new Solver();
+    let firstDeal = 0;
+    let secondDeal = 0;
+    for (const [sizeText, variant] of [['1x6 2x2', 'book'], ['1x7 3x2', 'book'], ['1x7 3x2', 'building=none']] as const) {
+      const size = parseSize(sizeText);
+      const rules = parseRules(variant);
+      for (let n = 0; n < 200; n++) {
+        const deal = dealFromNumber(n, size);
+        const r = solver.solve(deal, rules, { ...GENEROUS, pileBound: false });
+        if (r.verdict !== 'won') continue;
+        const g = new Game(deal, rules);
+        const bound = new PileBound(g);
+        r.moves!.forEach((m, i) => {
+          g.apply(m);
+          if (g.phase === 2) secondDeal++;
+          else if (g.stockPtr === g.stockSize) firstDeal++;
+          expect(bound.lost(), `${sizeText} ${variant} deal ${n}: after move ${i + 1}`).toBe(false);
+        });
+      }
+    }
+    expect(firstDeal).toBeGreaterThan(300);
+    expect(secondDeal).toBeGreaterThan(1000);
   });
 });
 

@@ -28,19 +28,28 @@ import { type Game } from '../game/state.js';
  * R is decided by a greedy simulation: sending a card home never takes a move away in R (the
  * foundations only rise, and a card home leaves the buffer or the free layout), and a waiting
  * card home from the buffer rather than a twin from the layout keeps the buffer smaller with
- * the same foundations. So the pile is run through once, in order, with everything that can
- * go home sent home at once; it fails exactly when a card must wait and the buffer is full.
+ * the same foundations; when a pile card finds its place taken by a layout twin that R sent
+ * home earlier, the two swap (see `goesHome`). So the pile is run through once, in order, with
+ * everything that can go home sent home at once; it fails exactly when a card must wait and
+ * the buffer is full.
  *
- * Tried and dropped (measured on full book deals): the same test in phase 1, with the stock
- * still to come joined to the free layout and the waste stripped from the top (home, or parked)
- * before the redeal. It stayed sound but cut almost nothing (deal 9: 555K cuts either way) and
- * made the search 4-5 times slower: with the layout free, too many cards go home in R. A
- * phase-1 test needs the columns' order, not only the waste's.
+ * The end of the first deal (stock empty, before the redeal) is tested too: the pile will be
+ * the waste less the cards still taken off its top before the redeal, and R first takes off as
+ * many as can come off (see `popWaste`), then runs the rest as the pile. On book deal 9 this
+ * cuts more than half of the positions with the stock dealt out, before the search enumerates
+ * the ways to end the first deal. (An earlier phase-1 version that also freed the stock still
+ * to come and parked waste cards in the buffer cut almost nothing: too loose.)
  */
 export class PileBound {
   private readonly home = new Int8Array(64);
   private readonly layout = new Int8Array(64);
   private readonly buffer = new Int8Array(64);
+  /** Layout copies that R has sent home (see `goesHome`). */
+  private readonly homeLayout = new Int8Array(64);
+  /** First deal (popWaste): pair bases covered, cards put into spaces, layout copies of each card. */
+  private readonly covered = new Int8Array(64);
+  private readonly spaceCards = new Int8Array(64);
+  private readonly copies = new Int8Array(64);
   private bufferCount = 0;
   /** emptiedHome() as last counted, or -1 when a card has since got its first copy home. */
   private emptied = -1;
@@ -55,14 +64,23 @@ export class PileBound {
     this.enabled = g.secondDeal && g.building !== 2;
   }
 
-  /** True when the position is proven lost (phase 2 only; false means "not proven"). */
+  /** True when the position is proven lost (false means "not proven"). */
   lost(): boolean {
     const g = this.g;
-    if (!this.enabled || g.phase !== 2) return false;
+    if (!this.enabled) return false;
     // The buffer never holds more than the row and the pile still to come: if that fits in the
     // slots every column gives, nothing can overflow.
     const fixedSlots = g.privileged + (g.building === 1 ? g.columns : 0);
-    if (g.privLen + g.wasteLen - g.pileNext <= fixedSlots) return false;
+    let first: number;
+    let end: number;
+    if (g.phase === 2) {
+      if (g.privLen + g.wasteLen - g.pileNext <= fixedSlots) return false;
+      first = g.pileNext;
+      end = g.wasteLen;
+    } else {
+      if (g.stockPtr < g.stockSize || g.wasteLen <= fixedSlots) return false;
+      first = 0;
+    }
     const home = this.home;
     const layout = this.layout;
     const buffer = this.buffer;
@@ -70,6 +88,7 @@ export class PileBound {
     home.fill(0);
     layout.fill(0);
     buffer.fill(0);
+    this.homeLayout.fill(0);
     for (let s = 0; s < 4; s++)
       for (let k = 0; k < packs; k++) {
         const top = g.found[s * packs + k]!;
@@ -77,21 +96,21 @@ export class PileBound {
       }
     const h = g.height;
     for (let c = 0; c < g.columns; c++) for (let i = 0; i < g.len[c]!; i++) layout[g.cols[c * h + i]!]!++;
-    for (let i = 0; i < g.privLen; i++) buffer[g.stockCards[g.priv[i]!]!]!++;
-    this.bufferCount = g.privLen;
+    this.bufferCount = 0;
+    if (g.phase === 2) {
+      for (let i = 0; i < g.privLen; i++) buffer[g.stockCards[g.priv[i]!]!]!++;
+      this.bufferCount = g.privLen;
+    }
     for (let s = 0; s < 4; s++) this.sweep(s, 1);
     // emptiedHome() changes only when a card gets its first copy home (see `homeOne`).
     this.emptied = -1;
-    for (let i = g.pileNext; i < g.wasteLen; i++) {
+    if (g.phase === 1) {
+      end = this.popWaste();
+      if (end <= fixedSlots) return false;
+    }
+    for (let i = first; i < end!; i++) {
       const card = g.stockCards[g.waste[i]!]!;
-      const r = card & 15;
-      if ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
-        this.homeOne(card);
-        // The suit was fully swept before, so only ranks above can move now, and each rank
-        // only if the one below it did.
-        this.climb(card >> 4, r + 1);
-        continue;
-      }
+      if (this.goesHome(card)) continue;
       if (this.bufferCount < fixedSlots) {
         buffer[card]!++;
         this.bufferCount++;
@@ -106,6 +125,94 @@ export class PileBound {
       return true;
     }
     return false;
+  }
+
+  /**
+   * A card that comes off the pile (or the waste) goes home in R if a foundation takes it, or
+   * if a twin from the layout took its place earlier in R: then the two swap (this card home,
+   * the twin back in the free layout), which leaves the foundations as they were. Without the
+   * swap R could be stricter than the real game, where the twin may simply have waited.
+   */
+  private goesHome(card: number): boolean {
+    const r = card & 15;
+    if ((r === 1 ? this.g.packs : this.home[card - 1]!) > this.home[card]!) {
+      this.homeOne(card);
+      // The suit was fully swept before, so only ranks above can move now, and each rank
+      // only if the one below it did.
+      this.climb(card >> 4, r + 1);
+      return true;
+    }
+    if (this.homeLayout[card]! > 0) {
+      this.homeLayout[card]!--;
+      this.layout[card]!++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * First deal, stock empty: the waste cards that can still come off the top before the redeal.
+   * Each must go home, onto a pair (a copy of the next card up of its suit in the layout, or
+   * one that came off into a space, not yet covered) or into a space (a column that is empty,
+   * or all of whose cards are home in R or could be paired away). These counts are optimistic
+   * (any layout copy, wherever it lies), and R takes off as many as they allow, a card home
+   * whenever it can, on a pair before a space: taking off more only shortens the pile from its
+   * end and frees the cards taken (the test is monotone in this). A card taken off is a free
+   * layout card in R from then on. Returns the number of waste cards left: the pile, in order.
+   */
+  private popWaste(): number {
+    const g = this.g;
+    const pairs = g.building === 1;
+    const covered = this.covered;
+    const spaceCards = this.spaceCards;
+    const copies = this.copies;
+    covered.fill(0);
+    spaceCards.fill(0);
+    copies.set(this.layout);
+    for (let s = 0; s < 64; s++) copies[s]! += this.homeLayout[s]!;
+    let spacesUsed = 0;
+    let spaces = -1;
+    let i = g.wasteLen - 1;
+    for (; i >= 0; i--) {
+      const card = g.stockCards[g.waste[i]!]!;
+      if (this.goesHome(card)) {
+        spaces = -1;
+        continue;
+      }
+      if (pairs && (card & 15) < g.ranks && copies[card + 1]! + spaceCards[card + 1]! > covered[card + 1]!) {
+        covered[card + 1]!++;
+        this.layout[card]!++;
+        continue;
+      }
+      if (spaces < 0) spaces = this.spaces();
+      if (spacesUsed < spaces) {
+        spacesUsed++;
+        spaceCards[card]!++;
+        this.layout[card]!++;
+        continue;
+      }
+      break;
+    }
+    return i + 1;
+  }
+
+  /** Columns that can be empty before the redeal, counted optimistically (see popWaste). */
+  private spaces(): number {
+    const g = this.g;
+    const h = g.height;
+    const pairs = g.building === 1;
+    let n = 0;
+    for (let c = 0; c < g.columns; c++) {
+      let ok = true;
+      for (let i = 0; i < g.len[c]! && ok; i++) {
+        const card = g.cols[c * h + i]!;
+        if (this.home[card]! > 0) continue;
+        if (pairs && (card & 15) < g.ranks && this.copies[card + 1]! > 0) continue;
+        ok = false;
+      }
+      if (ok) n++;
+    }
+    return n;
   }
 
   /** Sends home, in rank order from `from`, every waiting card of suit s that a foundation takes. */
@@ -135,8 +242,10 @@ export class PileBound {
       if (this.buffer[card]! > 0) {
         this.buffer[card]!--;
         this.bufferCount--;
-      } else if (this.layout[card]! > 0) this.layout[card]!--;
-      else break;
+      } else if (this.layout[card]! > 0) {
+        this.layout[card]!--;
+        this.homeLayout[card]!++;
+      } else break;
       this.homeOne(card);
       moved = true;
     }
