@@ -182,10 +182,8 @@ export class Solver {
   private packer!: KeyPacker;
   private bound!: PileBound;
   private wasteBound!: WasteBound;
-  /** Positions cut by PileBound in the last search (first deal and second). */
+  /** Positions cut by PileBound in the last search. */
   pruned = 0;
-  /** Of those, positions of the first deal (the stock empty, before the redeal). */
-  prunedFirstDeal = 0;
   /** Positions cut by WasteBound in the last search. */
   prunedWaste = 0;
   private keyBuf = new Uint32Array(64);
@@ -209,7 +207,6 @@ export class Solver {
     this.bound = new PileBound(this.g);
     this.wasteBound = new WasteBound(this.g);
     this.pruned = 0;
-    this.prunedFirstDeal = 0;
     this.prunedWaste = 0;
     if (this.keyBuf.length < this.packer.words * 2) this.keyBuf = new Uint32Array(this.packer.words * 2);
     const t0 = performance.now();
@@ -349,9 +346,8 @@ export class Solver {
         if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
         nodes++;
         if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-        if (usePrune && boundMayChange(g, m) && bound.lost()) {
+        if (usePrune && boundMayChange(m) && bound.lost()) {
           this.pruned++;
-          if (g.phase === 1) this.prunedFirstDeal++;
           g.undo();
           continue;
         }
@@ -416,10 +412,7 @@ export class Solver {
           if (g.home > bestHome) bestHome = g.home;
           if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
           if (cid >= SCALE) return finish('unknown', 'memory');
-          if (o.pileBound && boundMayChange(g, m) && this.bound.lost()) {
-            this.pruned++;
-            if (g.phase === 1) this.prunedFirstDeal++;
-          }
+          if (o.pileBound && boundMayChange(m) && this.bound.lost()) this.pruned++;
           else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
           else queue.add(score(h, g) * SCALE + cid);
         }
@@ -467,24 +460,18 @@ export class Solver {
 /**
  * Can this move turn PileBound's answer to "lost"? The parent's answer was "not lost" (or it
  * would not have been expanded), and the bound's relaxed game R reads only the foundations, the
- * multiset of layout cards, the privileged row and the pile (or, at the end of the first deal,
- * the waste and the columns):
- *   - second deal: a move from one column to another changes none of them. A privileged card
- *     played (home, as a pair or into a space) or the fifth card played: R from the parent sends
- *     that card home or keeps it waiting in the buffer, where in R from the child it is home or
- *     a free layout card; the card that joins the row is the one R from the parent takes off
- *     the pile first. So R from the child gets through whenever R from the parent does (node
- *     counts are the same with or without the check). What remains: the redeal, and a layout
- *     card sent home (R from the parent may have sent a waiting twin home in its place).
- *   - first deal: the bound applies once the stock is empty; it is checked after the draw that
- *     empties it, a move of the waste top, and a move home. (A move between columns can change
- *     the spaces it counts; not checking there only prunes less.)
+ * multiset of layout cards, the privileged row and the pile. A move from one column to another
+ * changes none of them. A privileged card
+ * played (home, as a pair or into a space) or the fifth card played: R from the parent sends
+ * that card home or keeps it waiting in the buffer, where in R from the child it is home or a
+ * free layout card; the card that joins the row is the one R from the parent takes off the
+ * pile first. So R from the child gets through whenever R from the parent does (node counts
+ * are the same with or without the check). What remains: the redeal, and a layout card sent
+ * home (R from the parent may have sent a waiting twin home in its place).
  */
-function boundMayChange(g: Game, m: PackedMove): boolean {
+function boundMayChange(m: PackedMove): boolean {
   const src = m & 63;
-  const home = ((m >> 6) & 63) === DST_FOUNDATION;
-  if (g.phase === 2) return src === SRC_REDEAL || (src < SRC_WASTE && home);
-  return g.stockPtr === g.stockSize && (src === SRC_DRAW || src === SRC_WASTE || home);
+  return src === SRC_REDEAL || (src < SRC_WASTE && ((m >> 6) & 63) === DST_FOUNDATION);
 }
 
 /**
