@@ -4,6 +4,7 @@
  * A point (x, y) of a line says: with a budget of x nodes, this heuristic decides y deals.
  */
 import { type BenchCell, decidedByNodes } from './stats.js';
+import { esc, niceStep, r1 } from '../svg.js';
 
 export interface ChartSeries {
   readonly label: string;
@@ -23,11 +24,6 @@ export interface ChartInput {
 const COLOURS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-const r1 = (x: number): string => (Math.round(x * 10) / 10).toString();
 
 /** 1, 10, 100, 1k, 10k, 100k, 1M, 10M. */
 function powerLabel(v: number): string {
@@ -37,14 +33,6 @@ function powerLabel(v: number): string {
   return String(v);
 }
 
-/** A tick step of 1, 2 or 5 times a power of ten giving at most about `want` ticks up to `max`. */
-function niceStep(max: number, want: number): number {
-  if (max <= 0) return 1;
-  const raw = max / want;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return Math.max(1, m * p);
-  return Math.max(1, 10 * p);
-}
 
 export function chartSvg(c: ChartInput): string {
   const W = 860;
@@ -72,7 +60,7 @@ export function chartSvg(c: ChartInput): string {
   const lx0 = Math.log10(xMin);
   const lx1 = Math.log10(xMax);
   const X = (v: number): number => left + ((Math.log10(Math.max(v, xMin)) - lx0) / (lx1 - lx0)) * pw;
-  const yStep = niceStep(Math.max(maxDecided, 1), 6);
+  const yStep = niceStep(Math.max(maxDecided, 1), 6, 1);
   const yMax = Math.max(yStep, Math.ceil(Math.max(maxDecided, 1) / yStep) * yStep);
   const Y = (v: number): number => top + ph - (v / yMax) * ph;
 

@@ -6,6 +6,7 @@
  */
 import { type Group } from './matrix.js';
 import { type TacticsLine } from './report.js';
+import { esc, niceStep, r1 } from '../svg.js';
 
 const COLOURS: Readonly<Record<Group, string>> = { greedy: '#4e79a7', solver: '#59a14f', rules: '#f28e2b', sampling: '#b07aa1' };
 const GROUP_TITLES: Readonly<Record<Group, string>> = {
@@ -15,22 +16,10 @@ const GROUP_TITLES: Readonly<Record<Group, string>> = {
   sampling: 'sampling player: pairing/spaces knobs',
 };
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-const r1 = (x: number): string => (Math.round(x * 10) / 10).toString();
 
 /** A difference in percentage points with its sign: +1.20, −0.35, ±0.00. */
 const signed = (x: number): string => `${x > 0.00005 ? '+' : x < -0.00005 ? '−' : '±'}${Math.abs(100 * x).toFixed(2)}`;
 
-/** A tick step of 1, 2 or 5 times a power of ten giving at most about `want` ticks up to `max`. */
-function niceStep(max: number, want: number): number {
-  const raw = max / want;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 
 export interface TacticsChartInput {
   readonly title: string;
