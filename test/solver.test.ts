@@ -265,6 +265,43 @@ describe('determinism', () => {
   });
 });
 
+describe('rollout', () => {
+  it('answers won (a verified solution) or unknown, never unsolvable, within its node budget', () => {
+    const solver = new Solver();
+    let won = 0;
+    let unknown = 0;
+    for (const [sizeText, variant] of [['1x6 5x3', 'book'], ['1x5 4x3', 'building=suit'], ['1x7 3x2', 'second-deal=none']] as const) {
+      const size = parseSize(sizeText);
+      const rules = parseRules(variant);
+      for (let n = 0; n < 60; n++) {
+        const deal = dealFromNumber(n, size);
+        const r = solver.solve(deal, rules, { search: 'rollout', maxNodes: 20_000 });
+        expect(r.nodes, `${sizeText} ${variant} deal ${n}`).toBeLessThanOrEqual(20_000);
+        if (r.verdict === 'won') {
+          won++;
+          expect(checkWin(deal, rules, r, `${sizeText} ${variant} deal ${n}`)).toBeNull();
+          expect(referenceSolve(deal, rules).verdict, `${sizeText} ${variant} deal ${n}`).toBe('won');
+        } else {
+          expect(r.verdict).toBe('unknown');
+          unknown++;
+        }
+      }
+    }
+    // Both answers occur: wins are found, and lost deals stay unknown.
+    expect(won).toBeGreaterThan(60);
+    expect(unknown).toBeGreaterThan(10);
+  });
+
+  it('is deterministic, and a full-size win is found and verified', () => {
+    const a = new Solver().solve(dealFromNumber(6, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
+    const b = new Solver().solve(dealFromNumber(6, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
+    expect(a.verdict).toBe('won');
+    expect(b.nodes).toBe(a.nodes);
+    expect(b.moves).toEqual(a.moves);
+    expect(checkWin(dealFromNumber(6, FULL_SIZE), BOOK, a, 'deal 6')).toBeNull();
+  });
+});
+
 describe('PileBound', () => {
   it('never calls a position on a winning line lost (600 small deals)', () => {
     // Every position of every solution found without the bound must pass it.

@@ -9,7 +9,7 @@ export * from './player.js';
 export * from './driver.js';
 export * from './greedy.js';
 export * from './sampling.js';
-export * from './lookahead.js';
+export * from '../solver/lookahead.js';
 export { Rng } from './rng.js';
 
 /** The players by name, for `--player NAME`. */

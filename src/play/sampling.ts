@@ -5,7 +5,7 @@ import { Game, type PackedMove, DST_FOUNDATION, SRC_DRAW, SRC_WASTE } from '../g
 import { PileBound } from '../solver/bound.js';
 import { KeyPacker } from '../solver/key.js';
 import { GreedyPlayer } from './greedy.js';
-import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
+import { LOOK_LOST, LOOK_WON, Lookahead } from '../solver/lookahead.js';
 import { type Player } from './player.js';
 import { Rng } from './rng.js';
 import { type TableView, BLIND_FIFTH, STOP } from './view.js';

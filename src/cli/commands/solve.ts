@@ -56,7 +56,7 @@ export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Comman
     );
 }
 
-export const SEARCHES: readonly SearchKind[] = ['dfs', 'best'];
+export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout'];
 
 /**
  * Builds the solver's options from the command line flags: a plain object with only the flags
@@ -241,8 +241,8 @@ export function registerSolve(program: Command): void {
   addDealOptions(cmd)
     .addOption(
       new Option('--search <kind>', withPresets
-          ? `one search instead of the default preset: dfs = depth-first, best = best-first ordered by --heuristic (with --preset: replaces the preset's searches)`
-          : `dfs = depth-first, best = best-first ordered by --heuristic (default: ${DEFAULT_OPTIONS.search})`).choices(
+          ? `one search instead of the default preset: dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing) (with --preset: replaces the preset's searches)`
+          : `dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing) (default: ${DEFAULT_OPTIONS.search})`).choices(
         SEARCHES as string[],
       ),
     )

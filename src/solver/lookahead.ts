@@ -1,9 +1,9 @@
 import { type Tactics, isRestricted } from '../game/tactics.js';
 import { type Game, MAX_MOVES, SRC_DRAW } from '../game/state.js';
-import { PileBound } from '../solver/bound.js';
-import { KeyPacker } from '../solver/key.js';
-import { type ChildMoveOptions, childMoves } from '../solver/search.js';
-import { FULL, TranspositionTable } from '../solver/table.js';
+import { PileBound } from './bound.js';
+import { KeyPacker } from './key.js';
+import { type ChildMoveOptions, childMoves } from './search.js';
+import { FULL, TranspositionTable } from './table.js';
 
 export const LOOK_WON = 1;
 export const LOOK_LOST = 0;
