@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { BatchSolverError, type BatchConfig, runBatch } from '../../batch/run.js';
+import { type BatchConfig, runBatch } from '../../batch/run.js';
 import { checkWritable, withTag } from '../../batch/files.js';
 import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, playerName, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
@@ -12,7 +12,7 @@ import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '.
 import { formatSummary, rangeLabel } from '../../batch/report.js';
 import { examples, out, prefixed, run } from '../common.js';
 import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
-import { EXIT_SOLUTION_BUG, SEARCHES, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
+import { SEARCHES, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
 
 export interface BatchCliOptions {
   from?: string;
@@ -144,11 +144,7 @@ export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch')
   try {
     res = await runBatch({ ...cfg, onStart });
   } catch (e) {
-    if (e instanceof BatchSolverError) {
-      process.stderr.write(`limited: internal error: ${e.message}\n`);
-      process.exitCode = EXIT_SOLUTION_BUG;
-      return;
-    }
+    if (reportSolutionBug(e)) return;
     throw e;
   }
   if (res.status === 'interrupted') {

@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { BatchSolverError } from '../../batch/run.js';
 import { type BenchConfig, runBench } from '../../bench/run.js';
 import { parseHeuristics } from '../../bench/heuristics.js';
 import { formatReport } from '../../bench/report.js';
@@ -10,7 +9,7 @@ import { type DealList, loadSet, rangeList, setNames } from '../../bench/sets.js
 import { examples, out, prefixed, run } from '../common.js';
 import { positiveInteger, positiveNumber } from '../solver-api.js';
 import { commandLine } from './batch.js';
-import { EXIT_SOLUTION_BUG } from './solve.js';
+import { reportSolutionBug } from './solve.js';
 
 /** What `npm run bench` runs: this set, every built-in heuristic, best-first, this node budget. */
 export const STANDARD_SET = 'book-1k';
@@ -147,11 +146,7 @@ that fails to verify (a solver bug).
           const r = await runBench(cfg);
           out(formatReport(r));
         } catch (e) {
-          if (e instanceof BatchSolverError) {
-            process.stderr.write(`limited: internal error: ${e.message}\n`);
-            process.exitCode = EXIT_SOLUTION_BUG;
-            return;
-          }
+          if (reportSolutionBug(e)) return;
           throw e;
         }
       }),

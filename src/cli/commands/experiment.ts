@@ -5,7 +5,6 @@
 import { availableParallelism } from 'node:os';
 import { type Command } from 'commander';
 import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } from '../../game/index.js';
-import { BatchSolverError } from '../../batch/run.js';
 import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
@@ -13,7 +12,7 @@ import { tacticsText } from '../../experiment/report.js';
 import { examples, oneLine, out, prefixed, run } from '../common.js';
 import { positiveInteger } from '../solver-api.js';
 import { commandLine } from './batch.js';
-import { EXIT_SOLUTION_BUG } from './solve.js';
+import { reportSolutionBug } from './solve.js';
 
 export interface TacticsCliOptions {
   deals: string;
@@ -108,11 +107,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
             command: commandLine(process.argv.slice(2)),
           });
         } catch (e) {
-          if (e instanceof BatchSolverError) {
-            process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
-            process.exitCode = EXIT_SOLUTION_BUG;
-            return;
-          }
+          if (reportSolutionBug(e)) return;
           throw e;
         }
         if (res.status === 'interrupted') {

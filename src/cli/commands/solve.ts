@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import {
   type Deal, type Tactics, NO_RESTRICTION, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
 } from '../../game/index.js';
+import { BatchSolverError } from '../../batch/run.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { type SearchKind, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
 import {
@@ -16,6 +17,18 @@ import {
 
 /** Exit status when the solver returns a solution that fails to verify: a solver bug. */
 export const EXIT_SOLUTION_BUG = 3;
+
+/**
+ * A solution that failed to verify (a solver bug), from one solve or from a batch's workers:
+ * reports it as one line and sets exit status 3. Returns false for any other error, which
+ * the caller rethrows.
+ */
+export function reportSolutionBug(e: unknown): boolean {
+  if (!(e instanceof SolutionError) && !(e instanceof BatchSolverError)) return false;
+  process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
+  process.exitCode = EXIT_SOLUTION_BUG;
+  return true;
+}
 
 export interface SolveCliOptions extends DealSourceOptions {
   search?: SearchKind;
@@ -294,11 +307,7 @@ export function registerSolve(program: Command): void {
         try {
           res = solveWith(new Solver(), r.deal, r.rules, opts);
         } catch (e) {
-          if (e instanceof SolutionError) {
-            process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
-            process.exitCode = EXIT_SOLUTION_BUG;
-            return;
-          }
+          if (reportSolutionBug(e)) return;
           throw e;
         }
         const rep = solveReport(r, opts, res);
