@@ -115,7 +115,7 @@ describe('solve', () => {
     writeFileSync(
       hook,
       `import { Solver, SolutionError } from '${search}';\n` +
-        `Solver.prototype.solve = function () { throw new SolutionError('solver produced a solution that does not verify: move 3: test'); };\n`,
+        `Solver.prototype.start = function () { throw new SolutionError('solver produced a solution that does not verify: move 3: test'); };\n`,
     );
     const r = cli(['solve', WON, ...SMALL], ['--import', pathToFileURL(hook).href]);
     expect(r.status).toBe(3);

@@ -265,6 +265,62 @@ describe('determinism', () => {
   });
 });
 
+describe('slices', () => {
+  it('a search run a slice at a time gives what it gives in one go', () => {
+    // Presets run their stages side by side in slices (Solver.start / step): a slice must end
+    // and go on exactly where it was, for every kind of search.
+    const cases: [string, Rules, number, Partial<SolveOptions>][] = [
+      ['2x13 12x3', BOOK, 1, { search: 'dfs', maxNodes: 30_000 }],
+      ['2x13 12x3', BOOK, 4, { search: 'dfs', maxNodes: 300_000 }],
+      ['2x13 12x3', BOOK, 2, { search: 'best', heuristic: 'wasteDealt', maxNodes: 20_000 }],
+      ['2x13 12x3', BOOK, 8, { search: 'rollout', maxNodes: 200_000 }],
+      ['2x13 12x3', BOOK, 9, { search: 'rollout', maxNodes: 30_000 }],
+      ['1x6 5x3', BOOK, 3, { search: 'dfs' }],
+      ['1x6 5x3', BOOK, 5, { search: 'best', heuristic: 'blend' }],
+    ];
+    const sliced = new Solver();
+    let slicedRuns = 0;
+    for (const [sizeText, rules, n, o] of cases) {
+      const deal = dealFromNumber(n, parseSize(sizeText));
+      const whole = new Solver().solve(deal, rules, o);
+      for (const slice of [1, 1000, 7777]) {
+        const run = sliced.start(deal, rules, o);
+        let r: SolveResult | null = null;
+        let steps = 0;
+        for (let until = slice; !r; until += slice, steps++) r = run.step(until);
+        if (steps > 1) slicedRuns++;
+        const what = `${sizeText} deal ${n} ${JSON.stringify(o)} slices of ${slice}`;
+        expect(r.verdict, what).toBe(whole.verdict);
+        expect(r.limit, what).toBe(whole.limit);
+        expect(r.nodes, what).toBe(whole.nodes);
+        expect(r.states, what).toBe(whole.states);
+        expect(r.bestHome, what).toBe(whole.bestHome);
+        expect(r.moves, what).toEqual(whole.moves);
+        expect(run.progress().nodes, what).toBe(whole.nodes);
+      }
+    }
+    // The slices really did cut the searches.
+    expect(slicedRuns).toBeGreaterThan(10);
+  });
+
+  it('a preset whose stages run side by side is deterministic', () => {
+    const reused = new Solver();
+    for (const [rules, n] of [[BOOK, 1], [BOOK, 8], [parseRules('pysol'), 2]] as const) {
+      const deal = dealFromNumber(n, FULL_SIZE);
+      const a = new Solver().solvePreset(deal, rules, 'portfolio', { maxNodes: 60_000 });
+      for (const x of [new Solver().solvePreset(deal, rules, 'portfolio', { maxNodes: 60_000 }), reused.solvePreset(deal, rules, 'portfolio', { maxNodes: 60_000 })]) {
+        expect(x.verdict).toBe(a.verdict);
+        expect(x.nodes).toBe(a.nodes);
+        expect(x.states).toBe(a.states);
+        expect(x.moves).toEqual(a.moves);
+      }
+      // The node budget is a hard cap on the whole preset: each stage's share is one.
+      expect(a.nodes).toBeLessThanOrEqual(60_000);
+      if (a.verdict === 'won') expect(checkWin(deal, rules, a, `deal ${n}`)).toBeNull();
+    }
+  });
+});
+
 describe('rollout', () => {
   it('answers won (a verified solution) or unknown, never unsolvable, within its node budget', () => {
     const solver = new Solver();
@@ -293,12 +349,12 @@ describe('rollout', () => {
   });
 
   it('is deterministic, and a full-size win is found and verified', () => {
-    const a = new Solver().solve(dealFromNumber(6, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
-    const b = new Solver().solve(dealFromNumber(6, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
+    const a = new Solver().solve(dealFromNumber(8, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
+    const b = new Solver().solve(dealFromNumber(8, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
     expect(a.verdict).toBe('won');
     expect(b.nodes).toBe(a.nodes);
     expect(b.moves).toEqual(a.moves);
-    expect(checkWin(dealFromNumber(6, FULL_SIZE), BOOK, a, 'deal 6')).toBeNull();
+    expect(checkWin(dealFromNumber(8, FULL_SIZE), BOOK, a, 'deal 8')).toBeNull();
   });
 });
 

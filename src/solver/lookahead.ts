@@ -37,13 +37,16 @@ export class Lookahead {
   private frameCursor = new Int32Array(1 << 11);
   private g!: Game;
   private tactics: Tactics | null = null;
+  /** The solver's move options, with the tie-break seed of the current search. */
+  private moveOptions: ChildMoveOptions = { ...LOOKAHEAD_MOVES, seed: 0 };
   /** Most cards home in the last search. */
   bestHome = 0;
   /** Nodes of the last search. */
   nodes = 0;
 
-  search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null): number {
+  search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null, seed = 0): number {
     this.g = g;
+    if (this.moveOptions.seed !== seed) this.moveOptions = { ...LOOKAHEAD_MOVES, seed };
     this.tactics = tactics && isRestricted(tactics) ? tactics : null;
     const W = packer.words;
     if (this.key.length < W) this.key = new Uint32Array(W);
@@ -131,6 +134,6 @@ export class Lookahead {
 
   /** The solver's child moves and order ('layout'), without its safe-move shortcut. */
   private childMoves(at: number, justDrew: boolean): number {
-    return childMoves(this.g, this.gen, this.scores, this.moveStack, at, justDrew, LOOKAHEAD_MOVES, this.tactics);
+    return childMoves(this.g, this.gen, this.scores, this.moveStack, at, justDrew, this.moveOptions, this.tactics);
   }
 }
