@@ -41,7 +41,7 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
   --max-memory MB       memory cap of the solver's table per deal (default 1024)
   --rules LIST          comma-separated rules (default "book,pysol"); "pysol" uses PySolFC
                         game numbers 1..N, any other rules the deal numbers 1..N
-  --searches LIST       comma-separated searches: dfs, best (default "dfs,best")
+  --searches LIST       comma-separated searches: dfs, best, rollout (default "dfs,best")
   --heuristics LIST     heuristics for best-first (default "blend"; all: ${Object.keys(HEURISTICS).join(',')})
   --presets LIST        also the solver's named presets (default none; ${hasPresets() ? `these: ${solverPresets().map((p) => p.name).join(',')}` : 'this solver has none'}),
                         each run with the same budget
@@ -107,7 +107,7 @@ const RULES = list('rules', values.rules as string).map((text) => {
   }
 });
 const SEARCHES = (values.searches === '' ? [] : list('searches', values.searches as string)).map((s) => {
-  if (s !== 'dfs' && s !== 'best') fail(`unknown search '${s}' in --searches (dfs, best)`);
+  if (s !== 'dfs' && s !== 'best' && s !== 'rollout') fail(`unknown search '${s}' in --searches (dfs, best, rollout)`);
   return s as SearchKind;
 });
 const HEURISTIC_NAMES = list('heuristics', values.heuristics as string).map((h) => {
