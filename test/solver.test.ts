@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   Game,
-  type Deal, type Rules, FULL_SIZE, BOOK, dealFromNumber, formatSolution, parseRules, parseSize, replay,
+  type Deal, type Rules, FULL_SIZE, BOOK, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
@@ -230,6 +230,16 @@ describe('cross-check against the exhaustive reference search', () => {
   });
 });
 
+/** Two runs gave the same verdict, limit, nodes, states, best home and moves. */
+function expectSameResult(x: SolveResult, a: SolveResult, what: string): void {
+  expect(x.verdict, what).toBe(a.verdict);
+  expect(x.limit, what).toBe(a.limit);
+  expect(x.nodes, what).toBe(a.nodes);
+  expect(x.states, what).toBe(a.states);
+  expect(x.bestHome, what).toBe(a.bestHome);
+  expect(x.moves, what).toEqual(a.moves);
+}
+
 describe('determinism', () => {
   const cases: [string, Rules, number[], Partial<SolveOptions>][] = [
     ['1x6 5x3', BOOK, [0, 2, 3, 4, 5, 7, 8, 9], { search: 'dfs' }],
@@ -251,15 +261,7 @@ describe('determinism', () => {
         const b = new Solver().solve(deal, rules, o);
         const c = reused.solve(deal, rules, o);
         const d = reused.solve(deal, rules, o);
-        for (const x of [b, c, d]) {
-          const what = `${sizeText} deal ${n} ${JSON.stringify(opts)}`;
-          expect(x.verdict, what).toBe(a.verdict);
-          expect(x.limit, what).toBe(a.limit);
-          expect(x.nodes, what).toBe(a.nodes);
-          expect(x.states, what).toBe(a.states);
-          expect(x.bestHome, what).toBe(a.bestHome);
-          expect(x.moves, what).toEqual(a.moves);
-        }
+        for (const x of [b, c, d]) expectSameResult(x, a, `${sizeText} deal ${n} ${JSON.stringify(opts)}`);
       }
     }
   });
@@ -290,12 +292,7 @@ describe('slices', () => {
         for (let until = slice; !r; until += slice, steps++) r = run.step(until);
         if (steps > 1) slicedRuns++;
         const what = `${sizeText} deal ${n} ${JSON.stringify(o)} slices of ${slice}`;
-        expect(r.verdict, what).toBe(whole.verdict);
-        expect(r.limit, what).toBe(whole.limit);
-        expect(r.nodes, what).toBe(whole.nodes);
-        expect(r.states, what).toBe(whole.states);
-        expect(r.bestHome, what).toBe(whole.bestHome);
-        expect(r.moves, what).toEqual(whole.moves);
+        expectSameResult(r, whole, what);
         expect(run.progress().nodes, what).toBe(whole.nodes);
       }
     }
@@ -309,10 +306,7 @@ describe('slices', () => {
       const deal = dealFromNumber(n, FULL_SIZE);
       const a = new Solver().solvePreset(deal, rules, 'portfolio', { maxNodes: 60_000 });
       for (const x of [new Solver().solvePreset(deal, rules, 'portfolio', { maxNodes: 60_000 }), reused.solvePreset(deal, rules, 'portfolio', { maxNodes: 60_000 })]) {
-        expect(x.verdict).toBe(a.verdict);
-        expect(x.nodes).toBe(a.nodes);
-        expect(x.states).toBe(a.states);
-        expect(x.moves).toEqual(a.moves);
+        expectSameResult(x, a, `${formatRules(rules)} deal ${n}`);
       }
       // The node budget is a hard cap on the whole preset: each stage's share is one.
       expect(a.nodes).toBeLessThanOrEqual(60_000);
