@@ -60,6 +60,13 @@ export class Lookahead {
     this.nodes = 0;
     if (g.home === g.total) return LOOK_WON;
     const base = g.histLen;
+    // The bound is asked below only where a move can change its answer (PileBound.mayChange),
+    // which assumes it was asked here.
+    const usePrune = bound !== null && bound.enabled;
+    if (usePrune && bound.lost()) {
+      this.nodes = 1;
+      return LOOK_LOST;
+    }
     packer.pack(key, 0, justDrew);
     tt.insert(key, 0);
     let nodes = 1;
@@ -67,7 +74,6 @@ export class Lookahead {
     this.frameCursor[0] = 0;
     this.frameEnd[0] = this.childMoves(0, justDrew);
     let verdict = LOOK_LOST;
-    const usePrune = bound !== null && bound.enabled;
     while (d >= 0) {
       const cur = this.frameCursor[d]!;
       if (cur < this.frameEnd[d]!) {
@@ -97,7 +103,7 @@ export class Lookahead {
           verdict = LOOK_UNKNOWN;
           break;
         }
-        if (usePrune && bound!.lost()) {
+        if (usePrune && bound!.mayChange(m) && bound!.lost()) {
           g.undo();
           continue;
         }

@@ -449,7 +449,7 @@ export class Solver {
         if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
         nodes++;
         if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-        if (usePrune && boundMayChange(m) && bound.lost()) {
+        if (usePrune && bound.mayChange(m) && bound.lost()) {
           this.pruned++;
           g.undo();
           continue;
@@ -536,7 +536,7 @@ export class Solver {
           if (g.home > bestHome) bestHome = g.home;
           if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
           if (cid >= SCALE) return finish('unknown', 'memory');
-          if (o.pileBound && boundMayChange(m) && this.bound.lost()) this.pruned++;
+          if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) this.pruned++;
           else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
           else queue.add(score(h, g) * SCALE + cid);
         }
@@ -679,23 +679,6 @@ export class Solver {
     }
     return out;
   }
-}
-
-/**
- * Can this move turn PileBound's answer to "lost"? The parent's answer was "not lost" (or it
- * would not have been expanded), and the bound's relaxed game R reads only the foundations, the
- * multiset of layout cards, the privileged row and the pile. A move from one column to another
- * changes none of them. A privileged card
- * played (home, as a pair or into a space) or the fifth card played: R from the parent sends
- * that card home or keeps it waiting in the buffer, where in R from the child it is home or a
- * free layout card; the card that joins the row is the one R from the parent takes off the
- * pile first. So R from the child gets through whenever R from the parent does (node counts
- * are the same with or without the check). What remains: the redeal, and a layout card sent
- * home (R from the parent may have sent a waiting twin home in its place).
- */
-function boundMayChange(m: PackedMove): boolean {
-  const src = m & 63;
-  return src === SRC_REDEAL || (src < SRC_WASTE && ((m >> 6) & 63) === DST_FOUNDATION);
 }
 
 /**
