@@ -233,7 +233,7 @@ export class Solver {
   private progressHome = 0;
   /** The running search's table. */
   private lastTable: TranspositionTable | null = null;
-  /** The Solvers of stages run side by side (`solveTogether`), kept from deal to deal. */
+  /** The Solvers of the stages of a preset (`solvePreset`), kept from deal to deal. */
   private helpers: Solver[] = [];
 
   /**
