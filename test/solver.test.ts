@@ -414,6 +414,32 @@ describe('PileBound', () => {
     // The bound does fire after other moves, so the test can see a difference.
     expect(fired).toBeGreaterThan(100);
   });
+
+  it('restock: after the stock cards change (the sampling player), mayChange answers as a fresh bound does', () => {
+    const rules = BOOK;
+    let differs = 0;
+    for (let n = 0; n < 30; n++) {
+      const g = new Game(dealFromNumber(n, FULL_SIZE), rules);
+      const bound = new PileBound(g);
+      const stale = new PileBound(g);
+      // Another stock order, as a sampling player's guess: reversed.
+      g.stockCards.set(Uint8Array.from(g.stockCards).reverse());
+      bound.restock();
+      const fresh = new PileBound(g);
+      const moves = new Int32Array(MAX_MOVES);
+      for (let step = 0; step < 150; step++) {
+        const k = g.generate(moves, GEN_REDUCED);
+        if (k === 0) break;
+        for (let i = 0; i < k; i++) {
+          expect(bound.mayChange(moves[i]!), `deal ${n} step ${step}`).toBe(fresh.mayChange(moves[i]!));
+          if (stale.mayChange(moves[i]!) !== fresh.mayChange(moves[i]!)) differs++;
+        }
+        g.apply(moves[(step * 7) % k]!);
+      }
+    }
+    // Without restock the answers would differ: the test can tell.
+    expect(differs).toBeGreaterThan(0);
+  });
 });
 
 describe('WasteBound', () => {

@@ -156,6 +156,7 @@ export class SamplingPlayer implements Player {
       if (U > 0) {
         this.rng.shuffle(this.unseenCards, 0, U);
         g.stockCards.set(this.unseenCards.subarray(0, U), g.stockPtr);
+        this.bound?.restock();
       }
       for (let i = 0; i < k; i++) {
         const m = this.cand[i]!;
@@ -203,6 +204,7 @@ export class SamplingPlayer implements Player {
       if ((m & 63) === SRC_DRAW) g.stockCards[g.stockPtr] = m >>> 12;
       g.apply(m);
     }
+    if (h.length > this.synced) this.bound?.restock();
     this.synced = h.length;
   }
 }

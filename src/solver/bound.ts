@@ -60,7 +60,17 @@ export class PileBound {
     this.dealt = new Uint8Array(g.columns * this.rows);
     for (let c = 0; c < g.columns; c++) for (let r = 0; r < this.rows; r++) this.dealt[c * this.rows + r] = g.deal.columns[c]![r]!;
     this.enabled = g.secondDeal && g.building !== 2;
-    this.stockPos = new Int16Array(64 * g.packs).fill(-1);
+    this.stockPos = new Int16Array(64 * g.packs);
+    this.restock();
+  }
+
+  /**
+   * Reads the stock order again: for a game whose stock cards were changed after this bound
+   * was made (the sampling player fills the unseen stock with a new guess for each sample).
+   */
+  restock(): void {
+    const g = this.g;
+    this.stockPos.fill(-1);
     for (let p = 0; p < g.stockSize; p++) {
       const slot = g.stockCards[p]! * g.packs;
       this.stockPos[this.stockPos[slot] === -1 ? slot : slot + 1] = p;
