@@ -333,14 +333,14 @@ export class Solver {
         if (!r) continue;
         results[i] = last = r;
         alive--;
-        if (r.verdict !== 'unknown') return this.together(runs, results, r, t0);
+        if (r.verdict !== 'unknown') return this.presetResult(runs, results, r, t0);
       }
     }
-    return this.together(runs, results, last!, t0);
+    return this.presetResult(runs, results, last!, t0);
   }
 
   /** The preset's result: `r`'s verdict and moves, with nodes, states and best home over all stages. */
-  private together(runs: SearchRun[], results: (SolveResult | null)[], r: SolveResult, t0: number): SolveResult {
+  private presetResult(runs: SearchRun[], results: (SolveResult | null)[], r: SolveResult, t0: number): SolveResult {
     let nodes = 0;
     let states = 0;
     let bytesPerState = 0;
