@@ -228,7 +228,6 @@ export class Solver {
   private moveStack = new Int32Array(1 << 16);
   private frameEnd = new Int32Array(1 << 12);
   private frameCursor = new Int32Array(1 << 12);
-  private frameDrew = new Uint8Array(1 << 12);
   private dfsTable: TranspositionTable | null = null;
   private rolloutSeen: TranspositionTable | null = null;
   private look: Lookahead | null = null;
@@ -380,14 +379,13 @@ export class Solver {
 
   private ensureDepth(d: number, need: number): void {
     if (d + 1 >= this.frameEnd.length) {
-      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
-        const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+      const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+        const b = new Int32Array(a.length * 2);
         b.set(a);
         return b;
       };
       this.frameEnd = grow(this.frameEnd);
       this.frameCursor = grow(this.frameCursor);
-      this.frameDrew = grow(this.frameDrew);
     }
     if (need + MAX_MOVES > this.moveStack.length) {
       const b = new Int32Array(this.moveStack.length * 2);
@@ -403,7 +401,6 @@ export class Solver {
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
     packer.pack(this.keyBuf, 0, false);
     tt.insert(this.keyBuf, 0);
-    this.frameDrew[0] = 0;
     this.frameCursor[0] = 0;
     this.frameEnd[0] = this.childMoves(this.moveStack, 0, false, o);
     const at: DfsAt = { nodes: 1, d: 0, bestHome: g.home };
@@ -469,7 +466,6 @@ export class Solver {
         const top = this.frameEnd[d]!;
         this.ensureDepth(d, top);
         d++;
-        this.frameDrew[d] = drew ? 1 : 0;
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + this.childMoves(this.moveStack, top, drew, o);
         if ((nodes & TIME_CHECK) === 0 && nodes >= sliceEnd) {
