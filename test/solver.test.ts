@@ -14,6 +14,8 @@ import {
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { WasteBound } from '../src/solver/wastebound.js';
 import { PileBound } from '../src/solver/bound.js';
+import { KeyPacker } from '../src/solver/key.js';
+import { LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { referenceSolve } from './reference.js';
 
@@ -349,6 +351,47 @@ describe('rollout', () => {
     expect(b.nodes).toBe(a.nodes);
     expect(b.moves).toEqual(a.moves);
     expect(checkWin(dealFromNumber(8, FULL_SIZE), BOOK, a, 'deal 8')).toBeNull();
+  });
+});
+
+describe('Lookahead', () => {
+  it('a won look-ahead hands back its line, which wins from where it started; the game is left as it was', () => {
+    // From positions part-way through random legal playouts (seeded), on decks small enough
+    // that the look-ahead often wins: its winLine, played from that position, must win, and
+    // the search must leave the game exactly where it was.
+    let wins = 0;
+    let others = 0;
+    const look = new Lookahead();
+    for (const [sizeText, variant] of [['1x6 5x3', 'book'], ['1x5 4x3', 'building=suit'], ['1x7 3x2', 'second-deal=none']] as const) {
+      const rules = parseRules(variant);
+      for (let n = 0; n < 60; n++) {
+        const deal = dealFromNumber(n, parseSize(sizeText));
+        const g = new Game(deal, rules);
+        const packer = new KeyPacker(g);
+        const bound = new PileBound(g);
+        const moves = new Int32Array(MAX_MOVES);
+        let x = (n * 7919 + 1) >>> 0;
+        for (let step = 0; step < 12; step++) {
+          const k = g.generate(moves, GEN_REDUCED);
+          if (k === 0) break;
+          x ^= x << 13; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+          g.apply(moves[x % k]!);
+        }
+        const before = g.history();
+        const r = look.search(g, packer, bound, false, 5_000, null, n);
+        expect(g.history(), `${sizeText} ${variant} deal ${n}`).toEqual(before);
+        if (r !== LOOK_WON) {
+          expect(look.winLine).toEqual([]);
+          others++;
+          continue;
+        }
+        wins++;
+        const v = verifyMoves(deal, rules, [...before, ...look.winLine]);
+        expect(v.won, `${sizeText} ${variant} deal ${n}: ${v.error?.reason ?? 'stops short'}`).toBe(true);
+      }
+    }
+    expect(wins).toBeGreaterThan(30);
+    expect(others).toBeGreaterThan(5);
   });
 });
 

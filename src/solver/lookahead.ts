@@ -1,5 +1,5 @@
 import { type Tactics, isRestricted } from '../game/tactics.js';
-import { type Game, MAX_MOVES, SRC_DRAW } from '../game/state.js';
+import { type Game, MAX_MOVES, type PackedMove, SRC_DRAW } from '../game/state.js';
 import { PileBound } from './bound.js';
 import { KeyPacker } from './key.js';
 import { type ChildMoveOptions, childMoves } from './search.js';
@@ -43,6 +43,11 @@ export class Lookahead {
   bestHome = 0;
   /** Nodes of the last search. */
   nodes = 0;
+  /**
+   * After a search that returned LOOK_WON: the moves from the position it was given to the
+   * win (allocated only then). Empty otherwise.
+   */
+  winLine: PackedMove[] = [];
 
   search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null, seed = 0): number {
     this.g = g;
@@ -58,6 +63,7 @@ export class Lookahead {
     } else tt.clear();
     this.bestHome = g.home;
     this.nodes = 0;
+    this.winLine = [];
     if (g.home === g.total) return LOOK_WON;
     const base = g.histLen;
     // The bound is asked below only where a move can change its answer (PileBound.mayChange),
@@ -84,6 +90,7 @@ export class Lookahead {
           this.bestHome = g.home;
           if (g.home === g.total) {
             verdict = LOOK_WON;
+            this.winLine = g.history().slice(base >> 1); // two history words a move
             break;
           }
         }

@@ -642,7 +642,13 @@ export class Solver {
             const r = look.search(g, packer, bound, d, Math.min(per, o.maxNodes - nodes), tactics, seed);
             nodes += look.nodes;
             if (look.bestHome > bestHome) bestHome = look.bestHome;
-            score = r === LOOK_WON ? 1e9 : r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
+            if (r === LOOK_WON) {
+              // The look-ahead's own line wins: play it out (following it by further
+              // look-aheads could cost more than the budget left, and did on PySolFC games).
+              for (const w of look.winLine) g.apply(w);
+              return finish('won', undefined, g.history());
+            }
+            score = r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
           }
           g.undo();
           if (nodes >= this.sliceEnd) {
@@ -653,7 +659,6 @@ export class Solver {
           if (score > bestScore) {
             bestScore = score;
             best = m;
-            if (score >= 1e9) break;
           }
         }
         if (best < 0 || bestScore === -Infinity) {
