@@ -1,10 +1,8 @@
 import FastPriorityQueue from 'fastpriorityqueue';
 import { type Deal } from '../game/deal.js';
 import { type Rules } from '../game/rules.js';
-import { type Tactics, NO_RESTRICTION, allowedByTactics, isRestricted } from '../game/tactics.js';
-import {
-  Game, type PackedMove, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE,
-} from '../game/state.js';
+import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
+import { Game, type PackedMove, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { verifyMoves } from '../game/verify.js';
 import { type Heuristic, HEURISTICS } from './heuristics.js';
 import { PileBound } from './bound.js';
@@ -12,6 +10,10 @@ import { WasteBound } from './wastebound.js';
 import { KeyPacker } from './key.js';
 import { FULL, TranspositionTable } from './table.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
+import { DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
+import { childMoves } from './moves.js';
+
+export { type ChildMoveOptions, childMoves } from './moves.js';
 
 export type Verdict = 'won' | 'unsolvable' | 'unknown';
 /**
@@ -177,10 +179,9 @@ const TIME_CHECK = 1023;
 /** Queue keys of best-first search: score * SCALE + state id (ids below 2^27). */
 const SCALE = 2 ** 27;
 
-/** Where a depth-first search stands between two slices. */
-interface DfsAt {
+/** Where a best-first search stands between two slices. */
+interface BestAt {
   nodes: number;
-  d: number;
   bestHome: number;
 }
 
@@ -224,10 +225,9 @@ export class Solver {
   private keyBuf = new Uint32Array(64);
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
-  // DFS stacks
-  private moveStack = new Int32Array(1 << 16);
-  private frameEnd = new Int32Array(1 << 12);
-  private frameCursor = new Int32Array(1 << 12);
+  /** The moves from one position (best-first search and the rollout). */
+  private moveBuf = new Int32Array(MAX_MOVES);
+  private depthFirst: DepthFirst | null = null;
   private dfsTable: TranspositionTable | null = null;
   private rolloutSeen: TranspositionTable | null = null;
   private look: Lookahead | null = null;
@@ -377,110 +377,33 @@ export class Solver {
     return fresh;
   }
 
-  private ensureDepth(d: number, need: number): void {
-    if (d + 1 >= this.frameEnd.length) {
-      const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.frameEnd = grow(this.frameEnd);
-      this.frameCursor = grow(this.frameCursor);
-    }
-    if (need + MAX_MOVES > this.moveStack.length) {
-      const b = new Int32Array(this.moveStack.length * 2);
-      b.set(this.moveStack);
-      this.moveStack = b;
-    }
-  }
-
   private *dfs(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
-    const packer = this.packer;
-    const tt = (this.lastTable = this.table(packer.words, o, false));
+    const tt = (this.lastTable = this.table(this.packer.words, o, false));
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
-    packer.pack(this.keyBuf, 0, false);
-    tt.insert(this.keyBuf, 0);
-    this.frameCursor[0] = 0;
-    this.frameEnd[0] = this.childMoves(this.moveStack, 0, false, o);
-    const at: DfsAt = { nodes: 1, d: 0, bestHome: g.home };
+    const dfs = (this.depthFirst ??= new DepthFirst());
+    dfs.begin(
+      g, this.packer, tt, this.keyBuf, false, o, isRestricted(o.tactics) ? o.tactics : null,
+      o.pileBound ? this.bound : null, o.wasteBound ? this.wasteBound : null,
+    );
     const deadline = t0 + o.maxSeconds * 1000;
     for (;;) {
-      const r = this.dfsSlice(o, tt, deadline, at);
-      if (r) return r;
-      yield;
-    }
-  }
-
-  /**
-   * The depth-first loop, from where `at` says, until the search ends (its result) or a slice
-   * ends (null, with `at` saved to go on from). A plain function, not the generator itself: V8
-   * runs a hot loop inside a generator a third slower.
-   */
-  private dfsSlice(o: SolveOptions, tt: TranspositionTable, deadline: number, at: DfsAt): Omit<SolveResult, 'seconds'> | null {
-    const g = this.g;
-    const packer = this.packer;
-    const key = this.keyBuf;
-    let nodes = at.nodes;
-    let bestHome = at.bestHome;
-    let d = at.d;
-    const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
-      verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
-    });
-    const bound = this.bound;
-    const usePrune = o.pileBound && bound.enabled;
-    const wb = this.wasteBound;
-    const useWaste = o.wasteBound && wb.enabled;
-    const sliceEnd = this.sliceEnd;
-    while (d >= 0) {
-      const cur = this.frameCursor[d]!;
-      if (cur < this.frameEnd[d]!) {
-        this.frameCursor[d] = cur + 1;
-        const m = this.moveStack[cur]!;
-        g.apply(m);
-        if (g.home > bestHome) {
-          bestHome = g.home;
-          if (g.isWon()) return finish('won', undefined, g.history());
-        }
-        const drew = (m & 63) === SRC_DRAW;
-        packer.pack(key, 0, drew);
-        const id = tt.insert(key, 0);
-        if (id < 0) {
-          if (id === FULL) return finish('unknown', 'memory');
-          g.undo();
-          continue;
-        }
-        if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
-        nodes++;
-        if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-        if (usePrune && bound.mayChange(m) && bound.lost()) {
-          this.pruned++;
-          g.undo();
-          continue;
-        }
-        if (useWaste && drew && wb.lost()) {
-          this.prunedWaste++;
-          g.undo();
-          continue;
-        }
-        const top = this.frameEnd[d]!;
-        this.ensureDepth(d, top);
-        d++;
-        this.frameCursor[d] = top;
-        this.frameEnd[d] = top + this.childMoves(this.moveStack, top, drew, o);
-        if ((nodes & TIME_CHECK) === 0 && nodes >= sliceEnd) {
-          // A slice ends here, between two iterations of the loop, so that it goes on exactly.
-          at.nodes = this.progress = nodes;
-          at.bestHome = this.progressHome = bestHome;
-          at.d = d;
-          return null;
-        }
-      } else {
-        d--;
-        if (d >= 0) g.undo();
+      const code = dfs.run(o.maxNodes, deadline, this.sliceEnd);
+      this.progress = dfs.nodes;
+      this.progressHome = dfs.bestHome;
+      this.pruned = dfs.pruned;
+      this.prunedWaste = dfs.prunedWaste;
+      if (code === DFS_SLICE) {
+        yield;
+        continue;
       }
+      const verdict: Verdict = code === DFS_WON ? 'won' : code === DFS_LOST ? 'unsolvable' : 'unknown';
+      const limit = code === DFS_NODES ? 'nodes' : code === DFS_TIME ? 'time' : code === DFS_MEMORY ? 'memory' : undefined;
+      return {
+        verdict, limit, nodes: dfs.nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: dfs.bestHome,
+        moves: code === DFS_WON ? g.history() : null,
+      };
     }
-    return finish('unsolvable');
   }
 
   private *bestFirst(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
@@ -495,7 +418,7 @@ export class Solver {
     const root = tt.insert(this.keyBuf, 0);
     tt.parents![root] = -1;
     queue.add(score(h, g) * SCALE + root);
-    const at: DfsAt = { nodes: 0, d: 0, bestHome: g.home };
+    const at: BestAt = { nodes: 0, bestHome: g.home };
     const deadline = t0 + o.maxSeconds * 1000;
     for (;;) {
       const r = this.bestSlice(o, h, tt, queue, deadline, at);
@@ -504,9 +427,13 @@ export class Solver {
     }
   }
 
-  /** The best-first loop, a slice at a time (as `dfsSlice`; `at.d` is unused). */
+  /**
+   * The best-first loop, from where `at` says, until the search ends (its result) or a slice
+   * ends (null, with `at` saved to go on from). A plain function, not the generator itself: V8
+   * runs a hot loop inside a generator a third slower.
+   */
   private bestSlice(
-    o: SolveOptions, h: Heuristic, tt: TranspositionTable, queue: FastPriorityQueue<number>, deadline: number, at: DfsAt,
+    o: SolveOptions, h: Heuristic, tt: TranspositionTable, queue: FastPriorityQueue<number>, deadline: number, at: BestAt,
   ): Omit<SolveResult, 'seconds'> | null {
     const g = this.g;
     const packer = this.packer;
@@ -517,7 +444,7 @@ export class Solver {
     const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
       verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
     });
-    const moves = this.moveStack;
+    const moves = this.moveBuf;
     const sliceEnd = this.sliceEnd;
     while (!queue.isEmpty()) {
       const top = queue.poll()!;
@@ -589,7 +516,7 @@ export class Solver {
     const deadline = t0 + o.maxSeconds * 1000;
     if (!this.rolloutSeen || this.rolloutSeen.words !== packer.words) this.rolloutSeen = new TranspositionTable(packer.words, 1 << 28, false, 4096);
     const seen = (this.lastTable = this.rolloutSeen);
-    const moves = this.moveStack;
+    const moves = this.moveBuf;
     let nodes = 0;
     let bestHome = g.home;
     const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', won: PackedMove[] | null = null) => ({
@@ -724,87 +651,6 @@ function score(h: Heuristic, g: Game): number {
   return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;
 }
 const SCORE_MAX = 2 ** 20;
-
-/** What `childMoves` needs of the options (the solver's, or the players' lookahead's). */
-export type ChildMoveOptions = Pick<SolveOptions, 'reducedSpaces' | 'drawDiscipline' | 'safeMoves' | 'order'> & { readonly seed?: number };
-
-/**
- * The moves the search tries from the current position, written to `out` from `at`, in the
- * order to try them; returns the count.
- *
- * Draw discipline (sound): a draw changes only the stock and the waste, and a move that does
- * not involve the waste top changes neither, so in any winning line a draw followed by such
- * a move X can be swapped to X then the draw. X is legal before the draw: the waste top
- * before it was no ace (else the draw was illegal), layout aces are the same, and X needs
- * nothing from the waste. The draw is legal after X unless X freed a layout ace; then the
- * compulsory ace moves that follow X swap the same way. Repeating the swaps gives a winning
- * line in which every draw is followed by a draw, a move of the waste top, or the redeal,
- * so after a draw only those are tried. (The flag is part of the key.)
- */
-export function childMoves(
-  g: Game,
-  gen: Int32Array,
-  scores: Int32Array,
-  out: Int32Array,
-  at: number,
-  justDrew: boolean,
-  o: ChildMoveOptions,
-  tactics: Tactics | null,
-): number {
-  const n = g.generate(gen, o.reducedSpaces ? GEN_REDUCED : 0);
-  let k = 0;
-  const restrict = justDrew && o.drawDiscipline && g.phase === 1;
-  const wasteFirst = o.order === 'waste';
-  const seed = o.seed ?? 0;
-  for (let i = 0; i < n; i++) {
-    const m = gen[i]!;
-    const src = m & 63;
-    if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
-    if (tactics && !allowedByTactics(g, m, tactics)) continue;
-    const dst = (m >> 6) & 63;
-    if (dst === DST_FOUNDATION && o.safeMoves && !g.secondDeal && isSafeHome(g, m >>> 12)) {
-      // Safe move (sound, second-deal=none only): X = (s, r) may go home and every foundation of
-      // its suit stands at r-1 or higher, so both copies of (s, r-1) are home and no card can
-      // ever be placed on X. Take a winning line from here that leaves X in play for a while:
-      // play it with X home instead, skipping its moves of X. X never holds another card, so
-      // every other move finds the same tops, and at least as many spaces; the foundations of
-      // the suit differ only by X, so every move home still has its place — a second copy
-      // X' could want X's foundation only if the other one stood at r-1, and then X' takes that
-      // one. With no second deal there is no rule that a move can forbid (rule 7 is why this
-      // is not used under second-deal=privileged). So a position with a safe move home is won
-      // if and only if the position after it is: the move is played alone.
-      out[at] = m;
-      return 1;
-    }
-    // Move ordering (affects speed only, never the verdict).
-    let s: number;
-    if (dst === DST_FOUNDATION) s = 100;
-    else if (src === SRC_DRAW) s = wasteFirst ? 50 : 20;
-    else if (src === SRC_REDEAL) s = 1;
-    else if (src < SRC_WASTE) {
-      // Uncovering a dealt card or emptying a column is worth more.
-      s = g.len[dst] === 0 ? 5 : g.orig[src] === g.len[src] ? 60 : 30;
-    } else s = g.len[dst] === 0 ? 10 : wasteFirst ? 70 : 40;
-    if (seed !== 0) s = s * 4096 + (Math.imul(m ^ seed, 0x9e3779b1) >>> 20);
-    let j = k++;
-    while (j > 0 && scores[j - 1]! < s) {
-      scores[j] = scores[j - 1]!;
-      out[at + j] = out[at + j - 1]!;
-      j--;
-    }
-    scores[j] = s;
-    out[at + j] = m;
-  }
-  return k;
-}
-
-/** Every foundation of the card's suit stands at its rank - 1 or higher. */
-function isSafeHome(g: Game, card: number): boolean {
-  const f = (card >> 4) * g.packs;
-  const want = (card & 15) - 1;
-  for (let i = 0; i < g.packs; i++) if (g.found[f + i]! < want) return false;
-  return true;
-}
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
   const out: Partial<T> = {};

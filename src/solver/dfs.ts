@@ -1,0 +1,184 @@
+import { type Tactics } from '../game/tactics.js';
+import { type Game, MAX_MOVES, SRC_DRAW } from '../game/state.js';
+import { type PileBound } from './bound.js';
+import { type KeyPacker } from './key.js';
+import { type ChildMoveOptions, childMoves } from './moves.js';
+import { FULL, type TranspositionTable } from './table.js';
+import { type WasteBound } from './wastebound.js';
+
+/** How `DepthFirst.run` ended. */
+export const DFS_LOST = 0;
+export const DFS_WON = 1;
+export const DFS_NODES = 2;
+export const DFS_TIME = 3;
+export const DFS_MEMORY = 4;
+/** Not ended: the slice is over; `run` goes on from here. */
+export const DFS_SLICE = 5;
+
+/** The clock and the slice end are looked at every 1024 nodes. */
+const CHECK = 1023;
+
+/**
+ * Depth-first search with make/undo on one Game and an explicit stack (no recursion), from the
+ * Game's current position: the solver's `dfs` search (from a deal) and the look-ahead of the
+ * rollout and of the sampling player (from the middle of a game) are this one loop.
+ *
+ * Every position reached is packed (KeyPacker) and looked up in the transposition table; one
+ * already there is not searched again. A position that PileBound proves lost is not expanded
+ * (asked only after moves that can change its answer: `PileBound.mayChange`, which assumes the
+ * caller asked it at the root), nor, right after a draw, one that WasteBound proves lost. The
+ * moves tried are `childMoves` with the given options and tactics. Nothing is allocated per
+ * node.
+ *
+ * Nodes: the root counts as one, and each new position as one more when it is expanded; `run`
+ * never counts more than `maxNodes`.
+ */
+export class DepthFirst {
+  /** Nodes expanded so far, the root included. */
+  nodes = 0;
+  /** Most cards home in any position reached. */
+  bestHome = 0;
+  /** Positions cut by PileBound, and by WasteBound. */
+  pruned = 0;
+  prunedWaste = 0;
+  private d = 0;
+  private gen = new Int32Array(MAX_MOVES);
+  private scores = new Int32Array(MAX_MOVES);
+  private moveStack = new Int32Array(1 << 16);
+  private frameEnd = new Int32Array(1 << 12);
+  private frameCursor = new Int32Array(1 << 12);
+  private g!: Game;
+  private packer!: KeyPacker;
+  private tt!: TranspositionTable;
+  private key!: Uint32Array;
+  private moves!: ChildMoveOptions;
+  private tactics: Tactics | null = null;
+  private bound: PileBound | null = null;
+  private waste: WasteBound | null = null;
+
+  /**
+   * Starts a search from `g`'s current position, which it packs and stores in `tt` (the caller
+   * has checked that the position is not won). `bound` and `waste` are the bounds to prune by,
+   * or null.
+   */
+  begin(
+    g: Game, packer: KeyPacker, tt: TranspositionTable, key: Uint32Array, justDrew: boolean,
+    moves: ChildMoveOptions, tactics: Tactics | null, bound: PileBound | null, waste: WasteBound | null,
+  ): void {
+    this.g = g;
+    this.packer = packer;
+    this.tt = tt;
+    this.key = key;
+    this.moves = moves;
+    this.tactics = tactics;
+    this.bound = bound;
+    this.waste = waste;
+    this.nodes = 1;
+    this.bestHome = g.home;
+    this.pruned = 0;
+    this.prunedWaste = 0;
+    this.d = 0;
+    packer.pack(key, 0, justDrew);
+    tt.insert(key, 0);
+    this.frameCursor[0] = 0;
+    this.frameEnd[0] = childMoves(g, this.gen, this.scores, this.moveStack, 0, justDrew, moves, tactics);
+  }
+
+  /**
+   * Runs the search on until it ends (DFS_WON with the game in the won position, DFS_LOST when
+   * it is exhausted with the game back at its root, or DFS_NODES / DFS_TIME / DFS_MEMORY when
+   * a budget ran out, the game left where the search stood) or, at a check once `sliceEnd`
+   * nodes are reached, DFS_SLICE (call again to go on exactly where it stopped).
+   */
+  run(maxNodes: number, deadline: number, sliceEnd: number): number {
+    const g = this.g;
+    const packer = this.packer;
+    const tt = this.tt;
+    const key = this.key;
+    const bound = this.bound;
+    const usePrune = bound !== null && bound.enabled;
+    const wb = this.waste;
+    const useWaste = wb !== null && wb.enabled;
+    let nodes = this.nodes;
+    let bestHome = this.bestHome;
+    let d = this.d;
+    let code = DFS_LOST;
+    while (d >= 0) {
+      const cur = this.frameCursor[d]!;
+      if (cur < this.frameEnd[d]!) {
+        this.frameCursor[d] = cur + 1;
+        const m = this.moveStack[cur]!;
+        g.apply(m);
+        if (g.home > bestHome) {
+          bestHome = g.home;
+          if (g.isWon()) {
+            code = DFS_WON;
+            break;
+          }
+        }
+        const drew = (m & 63) === SRC_DRAW;
+        packer.pack(key, 0, drew);
+        const id = tt.insert(key, 0);
+        if (id < 0) {
+          if (id === FULL) {
+            code = DFS_MEMORY;
+            break;
+          }
+          g.undo();
+          continue;
+        }
+        if (nodes >= maxNodes) {
+          code = DFS_NODES;
+          break;
+        }
+        nodes++;
+        if ((nodes & CHECK) === 0 && performance.now() > deadline) {
+          code = DFS_TIME;
+          break;
+        }
+        if (usePrune && bound.mayChange(m) && bound.lost()) {
+          this.pruned++;
+          g.undo();
+          continue;
+        }
+        if (useWaste && drew && wb.lost()) {
+          this.prunedWaste++;
+          g.undo();
+          continue;
+        }
+        const top = this.frameEnd[d]!;
+        this.ensure(d, top);
+        d++;
+        this.frameCursor[d] = top;
+        this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
+        if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
+          // A slice ends here, between two iterations of the loop, so that it goes on exactly.
+          code = DFS_SLICE;
+          break;
+        }
+      } else {
+        d--;
+        if (d >= 0) g.undo();
+      }
+    }
+    this.nodes = nodes;
+    this.bestHome = bestHome;
+    this.d = d;
+    return code;
+  }
+
+  /** Room for one more frame at depth d + 1 and its moves from `top`. */
+  private ensure(d: number, top: number): void {
+    if (d + 2 >= this.frameEnd.length) {
+      this.frameEnd = grow(this.frameEnd);
+      this.frameCursor = grow(this.frameCursor);
+    }
+    if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grow(this.moveStack);
+  }
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
