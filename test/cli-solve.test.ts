@@ -68,6 +68,16 @@ describe('solve', () => {
     expect(Number(/^nodes expanded: +(\d+)$/m.exec(r.stdout)?.[1])).toBeLessThanOrEqual(5);
   });
 
+  it('a time budget given alone lifts the node limit; given with --max-nodes, the first to run out stops', () => {
+    // Deal 15 is unsolvable, proved only after millions of nodes: `fast` (1 M nodes) runs out of
+    // nodes well within 60 s, unless the time budget alone is the limit.
+    const alone = JSON.parse(cli(['solve', '15', '--preset', 'fast', '--max-seconds', '1.5', '--json']).stdout) as { limit: string; nodes: number };
+    expect(alone.limit).toBe('time');
+    const both = JSON.parse(cli(['solve', '15', '--preset', 'fast', '--max-seconds', '60', '--max-nodes', '20000', '--json']).stdout) as { limit: string; nodes: number };
+    expect(both.limit).toBe('nodes');
+    expect(both.nodes).toBe(20_000);
+  });
+
   it('--json prints one object with the same fields', () => {
     const won = cli(['solve', WON, ...SMALL, '--json']);
     expect(won.status, won.stderr).toBe(0);

@@ -267,7 +267,7 @@ export function registerSolve(program: Command): void {
     .option('--max-nodes <n>', `stop with 'unknown' after N nodes expanded, a whole number >= 1 (default: ${dflt(String(DEFAULT_OPTIONS.maxNodes))})`)
     .option(
       '--max-seconds <s>',
-      `stop with 'unknown' after S seconds, a number > 0 (default: ${dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit')})`,
+      `stop with 'unknown' after S seconds, a number > 0 (default: ${dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit')}; given without --max-nodes, it lifts the node limit)`,
     )
     .option('--max-memory <mb>', `stop with 'unknown' when the table of states would exceed MB megabytes (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`);
   addTacticsOptions(cmd, 'solver')
@@ -305,7 +305,9 @@ export function registerSolve(program: Command): void {
         if (o.solutionOut !== undefined) checkWritable(o.solutionOut);
         let res: SolveResult;
         try {
-          res = solveWith(new Solver(), r.deal, r.rules, opts);
+          // A time budget given alone is the budget: the preset's node cap does not cut it short.
+          const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
+          res = solveWith(new Solver(), r.deal, r.rules, budget);
         } catch (e) {
           if (reportSolutionBug(e)) return;
           throw e;
