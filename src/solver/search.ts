@@ -484,8 +484,9 @@ export class Solver {
   /**
    * Rollout: play the deal forward, one committed move at a time. Each candidate move (the
    * same moves and reductions as depth-first search) is tried and judged by a small depth-first
-   * look-ahead from the position after it (`Lookahead`, at most `per` nodes): a move whose
-   * look-ahead wins is taken at once, one proven lost is never taken, and otherwise the move
+   * look-ahead from the position after it (`Lookahead`, at most `per` nodes): a look-ahead
+   * that wins ends the rollout (its winning line is played out), a move whose look-ahead is
+   * proven lost is never taken, and otherwise the move
    * whose look-ahead got the most cards home (then the most home now) is. Positions already
    * played in this attempt are not played again. When an attempt gets stuck it starts again
    * from the deal, with ties broken another way (attempt k: seed + k, both in the look-ahead's
