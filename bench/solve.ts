@@ -31,7 +31,7 @@ import {
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
-import { type CliSolveOptions, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
+import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
 
@@ -43,8 +43,8 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
                         game numbers 1..N, any other rules the deal numbers 1..N
   --searches LIST       comma-separated searches: dfs, best, rollout (default "dfs,best")
   --heuristics LIST     heuristics for best-first (default "blend"; all: ${Object.keys(HEURISTICS).join(',')})
-  --presets LIST        also the solver's named presets (default none; ${hasPresets() ? `these: ${solverPresets().map((p) => p.name).join(',')}` : 'this solver has none'}),
-                        each run with the same budget
+  --presets LIST        also the solver's named presets, each run with the same budget
+                        (${hasPresets() ? `these: ${solverPresets().map((p) => p.name).join(',')}; default: the solver's default, ${defaultPreset() ?? 'none'}; "" for none` : 'this solver has none'})
   --out FILE.md         also write the report to FILE.md
   -h, --help            this help
 `;
@@ -114,8 +114,11 @@ const HEURISTIC_NAMES = list('heuristics', values.heuristics as string).map((h) 
   if (!Object.hasOwn(HEURISTICS, h)) fail(`unknown heuristic '${h}' in --heuristics (${Object.keys(HEURISTICS).join(', ')})`);
   return h;
 });
+const DEFAULT_PRESETS = defaultPreset();
 const PRESET_NAMES =
   values.presets === undefined
+    ? DEFAULT_PRESETS !== undefined ? [DEFAULT_PRESETS] : []
+    : values.presets === ''
     ? []
     : list('presets', values.presets as string).map((p) => {
         if (!hasPresets()) fail(`--presets: this solver has no named presets`);

@@ -265,3 +265,42 @@ describe('deal sets', () => {
     expectUsageError(cli(['bench', '--deal-set', 'book-1k', '--deals', '1-5']), /give one of --deals, --pysol-range and --deal-set/);
   });
 });
+
+describe('the solve bench (dist/bench/solve.js)', () => {
+  const SOLVE = join(ROOT, 'dist', 'bench', 'solve.js');
+  const run = (args: string[]): Result => {
+    const r = spawnSync(process.execPath, [SOLVE, ...args], { cwd: ROOT, encoding: 'utf8' });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  /** The table's rows: rules, deals, search, heuristic, decided %. */
+  const rows = (stdout: string): string[][] =>
+    stdout.split('\n').filter((l) => /^\| (book|pysol) /.test(l)).map((l) => l.split('|').slice(1, 6).map((c) => c.trim()));
+
+  it("runs the solver's default preset beside the searches unless --presets says otherwise; node budgets are deterministic", () => {
+    const args = ['--deals', '2', '--rules', 'book', '--max-nodes', '3000', '--budget-seconds', '60'];
+    const a = run(args);
+    expect(a.status, a.stderr).toBe(0);
+    expect(rows(a.stdout).map((r) => `${r[2]} ${r[3]}`)).toEqual(['dfs –', 'best blend', 'preset portfolio –']);
+    expect(a.stdout).toMatch(/^- command: `node dist\/bench\/solve\.js --deals 2 /m);
+    const none = run([...args, '--presets', '', '--searches', 'dfs']);
+    expect(none.status, none.stderr).toBe(0);
+    expect(rows(none.stdout).map((r) => r[2])).toEqual(['dfs']);
+    // The same node-budgeted dfs row both times (decided %, then the node figures).
+    const dfsLine = (s: string): string => s.split('\n').find((l) => l.startsWith('| book | 1..2 | dfs '))!.split('|').slice(1, 9).join('|');
+    expect(dfsLine(none.stdout)).toBe(dfsLine(a.stdout));
+  });
+
+  it('bad options: exit 2, one line', () => {
+    for (const [args, pattern] of [
+      [['--searches', 'bfs'], /unknown search 'bfs'/],
+      [['--presets', 'nope'], /unknown preset 'nope'/],
+      [['--deals', '0'], /--deals must be a whole number >= 1/],
+    ] as const) {
+      const r = run([...args]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+    }
+  });
+});
