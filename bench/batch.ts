@@ -19,10 +19,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type Rules, FULL_SIZE, parseRules } from '../src/game/index.js';
 import { type JobSpec, dealMaker, jobKind, solveSpec } from '../src/batch/job.js';
 import { runBatch } from '../src/batch/run.js';
+import { benchArgs } from './args.js';
 
 const USAGE = `usage: node dist/bench/batch.js [options]     (npm run bench:batch -- [options])
 
@@ -35,37 +35,18 @@ const USAGE = `usage: node dist/bench/batch.js [options]     (npm run bench:batc
   -h, --help       this help
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`batch bench: ${message}\n`);
-  process.exit(2);
-}
-
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({
-    options: {
-      deals: { type: 'string', default: '300' },
-      preset: { type: 'string', default: 'fast' },
-      'max-nodes': { type: 'string', default: '20000' },
-      rules: { type: 'string', default: 'book' },
-      workers: { type: 'string', default: '1,2' },
-      reps: { type: 'string', default: '3' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
-} catch (e) {
-  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
-}
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-
-const wholeNumber = (name: string): number => {
-  const t = String(values[name]);
-  if (!/^\d+$/.test(t) || Number(t) < 1) fail(`--${name} must be a whole number >= 1, not '${t}'`);
-  return Number(t);
-};
+const args = benchArgs('batch', USAGE, {
+  deals: { type: 'string', default: '300' },
+  preset: { type: 'string', default: 'fast' },
+  'max-nodes': { type: 'string', default: '20000' },
+  rules: { type: 'string', default: 'book' },
+  workers: { type: 'string', default: '1,2' },
+  reps: { type: 'string', default: '3' },
+});
+const values = args.values;
+// Annotated, so that the compiler knows a call to it does not return.
+const fail: (message: string) => never = args.fail;
+const wholeNumber = (name: string): number => args.wholeNumber(name, String(values[name]));
 const deals = wholeNumber('deals');
 const maxNodes = wholeNumber('max-nodes');
 const reps = wholeNumber('reps');

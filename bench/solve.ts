@@ -25,12 +25,12 @@
 import { cpus, platform, release } from 'node:os';
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
+import { benchArgs } from './args.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
@@ -49,40 +49,21 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
   -h, --help            this help
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`solve bench: ${message}\n`);
-  process.exit(2);
-}
-
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({
-    options: {
-      deals: { type: 'string', default: '1000' },
-      'budget-seconds': { type: 'string', default: '1' },
-      'max-nodes': { type: 'string' },
-      'max-memory': { type: 'string', default: '1024' },
-      rules: { type: 'string', default: 'book,pysol' },
-      searches: { type: 'string', default: 'dfs,best' },
-      heuristics: { type: 'string', default: 'blend' },
-      presets: { type: 'string' },
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
-} catch (e) {
-  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
-}
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-
-function positiveInteger(name: string, text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) fail(`--${name} must be a whole number >= 1, not '${text}'`);
-  return n;
-}
+const args = benchArgs('solve', USAGE, {
+  deals: { type: 'string', default: '1000' },
+  'budget-seconds': { type: 'string', default: '1' },
+  'max-nodes': { type: 'string' },
+  'max-memory': { type: 'string', default: '1024' },
+  rules: { type: 'string', default: 'book,pysol' },
+  searches: { type: 'string', default: 'dfs,best' },
+  heuristics: { type: 'string', default: 'blend' },
+  presets: { type: 'string' },
+  out: { type: 'string' },
+});
+const values = args.values;
+// Annotated, so that the compiler knows a call to it does not return.
+const fail: (message: string) => never = args.fail;
+const positiveInteger = args.wholeNumber;
 function positiveNumber(name: string, text: string): number {
   const n = Number(text);
   if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${name} must be a number > 0, not '${text}'`);

@@ -266,12 +266,13 @@ describe('deal sets', () => {
   });
 });
 
-describe('the solve bench (dist/bench/solve.js)', () => {
-  const SOLVE = join(ROOT, 'dist', 'bench', 'solve.js');
-  const run = (args: string[]): Result => {
-    const r = spawnSync(process.execPath, [SOLVE, ...args], { cwd: ROOT, encoding: 'utf8' });
+describe('the solve bench (dist/bench/solve.js) and the options of the bench scripts', () => {
+  /** Runs dist/bench/FILE with the arguments. */
+  const script = (file: string, args: string[]): Result => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bench', file), ...args], { cwd: ROOT, encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+  const run = (args: string[]): Result => script('solve.js', args);
   /** The table's rows: rules, deals, search, heuristic, decided %. */
   const rows = (stdout: string): string[][] =>
     stdout.split('\n').filter((l) => /^\| (book|pysol) /.test(l)).map((l) => l.split('|').slice(1, 6).map((c) => c.trim()));
@@ -290,13 +291,16 @@ describe('the solve bench (dist/bench/solve.js)', () => {
     expect(dfsLine(none.stdout)).toBe(dfsLine(a.stdout));
   });
 
-  it('bad options: exit 2, one line', () => {
-    for (const [args, pattern] of [
-      [['--searches', 'bfs'], /unknown search 'bfs'/],
-      [['--presets', 'nope'], /unknown preset 'nope'/],
-      [['--deals', '0'], /--deals must be a whole number >= 1/],
+  it('bad options, here and in the batch bench: exit 2, one line', () => {
+    const batch = (args: string[]): Result => script('batch.js', args);
+    for (const [r, pattern] of [
+      [run(['--searches', 'bfs']), /^solve bench: unknown search 'bfs'/],
+      [run(['--presets', 'nope']), /^solve bench: unknown preset 'nope'/],
+      [run(['--deals', '0']), /^solve bench: --deals must be a whole number >= 1, not '0'/],
+      [run(['--bogus']), /^solve bench: Unknown option '--bogus' \(see --help\)/],
+      [batch(['--deals', 'x']), /^batch bench: --deals must be a whole number >= 1, not 'x'/],
+      [batch(['--bogus']), /^batch bench: Unknown option '--bogus' \(see --help\)/],
     ] as const) {
-      const r = run([...args]);
       expect(r.status, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -9,6 +9,22 @@ import {
   parseDealFile, parseMove, parseRules, replay, resolveMove, verifyText,
 } from '../src/game/index.js';
 
+/**
+ * The rule variants that the solver's verdicts are cross-checked under (privileged=4 with
+ * pairs is `book`): every building with and without the second deal, and smaller rows.
+ */
+export const RULE_VARIANTS = [
+  'book',
+  'building=none',
+  'building=suit',
+  'second-deal=none',
+  'second-deal=none building=none',
+  'second-deal=none building=suit',
+  'privileged=1',
+  'privileged=2',
+  'privileged=3',
+] as const;
+
 /** A deal from deal-file lines, e.g. `deal('1x5 4x3', ['row 1: ...', ...])`. */
 export function dealText(size: string, rows: readonly string[], stock: string, extra = ''): string {
   return `${extra}size: ${size}\n${rows.map((r, i) => `row ${i + 1}: ${r}`).join('\n')}\nstock: ${stock}\n`;

@@ -12,18 +12,10 @@ import {
 } from '../src/game/index.js';
 import { KeyPacker, hashKey } from '../src/solver/key.js';
 import { FULL, TranspositionTable } from '../src/solver/table.js';
-import { deal as makeDeal, playMoves, sortedCounts } from './helpers.js';
+import { RULE_VARIANTS, deal as makeDeal, playMoves, sortedCounts } from './helpers.js';
 
 const VARIANTS = [
-  'book',
-  'building=none',
-  'building=suit',
-  'second-deal=none',
-  'second-deal=none building=none',
-  'second-deal=none building=suit',
-  'privileged=1',
-  'privileged=2',
-  'privileged=3',
+  ...RULE_VARIANTS,
   'privileged=5',
   'privileged=8',
   'building=suit privileged=2',

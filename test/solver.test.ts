@@ -17,20 +17,11 @@ import { PileBound } from '../src/solver/bound.js';
 import { KeyPacker } from '../src/solver/key.js';
 import { LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
+import { RULE_VARIANTS } from './helpers.js';
 import { referenceSolve } from './reference.js';
 
-/** The rule variants cross-checked (privileged=4 with pairs is `book`). */
-const VARIANTS = [
-  'book',
-  'building=none',
-  'building=suit',
-  'second-deal=none',
-  'second-deal=none building=none',
-  'second-deal=none building=suit',
-  'privileged=1',
-  'privileged=2',
-  'privileged=3',
-] as const;
+/** The rule variants cross-checked (test/helpers.ts). */
+const VARIANTS = RULE_VARIANTS;
 
 /**
  * Far more than any of these small deals needs (the most any configuration takes is about

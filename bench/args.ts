@@ -1,0 +1,37 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
+/**
+ * What the bench scripts share on the command line: a bad option or value is one line on
+ * stderr, `NAME bench: ...`, and exit 2; `-h`/`--help` prints the usage and exits 0.
+ */
+export interface BenchArgs {
+  readonly values: Record<string, string | boolean | undefined>;
+  /** One line on stderr and exit 2. */
+  fail(message: string): never;
+  /** `--NAME` as a whole number >= 1 (a safe integer). */
+  wholeNumber(name: string, text: string): number;
+}
+
+/** Parses the options (`--help` is added) of the bench script `name`. */
+export function benchArgs(name: string, usage: string, options: NonNullable<ParseArgsConfig['options']>): BenchArgs {
+  const fail = (message: string): never => {
+    process.stderr.write(`${name} bench: ${message}\n`);
+    process.exit(2);
+  };
+  let values: Record<string, string | boolean | undefined> = {};
+  try {
+    ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h', default: false } } }));
+  } catch (e) {
+    fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  const wholeNumber = (opt: string, text: string): number => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) fail(`--${opt} must be a whole number >= 1, not '${text}'`);
+    return n;
+  };
+  return { values, fail, wholeNumber };
+}
