@@ -95,10 +95,10 @@ const HEURISTIC_NAMES = list('heuristics', values.heuristics as string).map((h) 
   if (!Object.hasOwn(HEURISTICS, h)) fail(`unknown heuristic '${h}' in --heuristics (${Object.keys(HEURISTICS).join(', ')})`);
   return h;
 });
-const DEFAULT_PRESETS = defaultPreset();
+const DEFAULT_PRESET = defaultPreset();
 const PRESET_NAMES =
   values.presets === undefined
-    ? DEFAULT_PRESETS !== undefined ? [DEFAULT_PRESETS] : []
+    ? DEFAULT_PRESET !== undefined ? [DEFAULT_PRESET] : []
     : values.presets === ''
     ? []
     : list('presets', values.presets as string).map((p) => {

@@ -25,6 +25,9 @@ export const LOOK_UNKNOWN = -1;
  * The game is left in the position it was given. Nothing is allocated per node (but the
  * winning line, once); the table is kept between searches.
  */
+/** The winLine of a search that did not win (shared: a search allocates nothing unless it wins). */
+const NO_LINE: readonly PackedMove[] = Object.freeze([]);
+
 const LOOKAHEAD_MOVES: ChildMoveOptions = { reducedSpaces: true, drawDiscipline: true, safeMoves: false, order: 'layout' };
 
 export class Lookahead {
@@ -42,7 +45,7 @@ export class Lookahead {
    * After a search that returned LOOK_WON: the moves from the position it was given to the
    * win (allocated only then). Empty otherwise.
    */
-  winLine: PackedMove[] = [];
+  winLine: readonly PackedMove[] = NO_LINE;
 
   search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null, seed = 0): number {
     if (this.moveOptions.seed !== seed) this.moveOptions = { ...LOOKAHEAD_MOVES, seed };
@@ -55,7 +58,7 @@ export class Lookahead {
     } else tt.clear();
     this.bestHome = g.home;
     this.nodes = 0;
-    this.winLine = [];
+    this.winLine = NO_LINE;
     if (g.home === g.total) return LOOK_WON;
     // The search asks the bound only where a move can change its answer
     // (PileBound.mayChange), which assumes it was asked here.
