@@ -15,8 +15,8 @@ export const DFS_MEMORY = 4;
 /** Not ended: the slice is over; `run` goes on from here. */
 export const DFS_SLICE = 5;
 
-/** The clock and the slice end are looked at every 1024 nodes. */
-const CHECK = 1023;
+/** The clock and the slice end are looked at every 1024 nodes (when nodes & CHECK is 0); best-first search too. */
+export const CHECK = 1023;
 
 /**
  * Depth-first search with make/undo on one Game and an explicit stack (no recursion), from the

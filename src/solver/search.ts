@@ -10,10 +10,8 @@ import { WasteBound } from './wastebound.js';
 import { KeyPacker } from './key.js';
 import { FULL, TranspositionTable } from './table.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
-import { DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
+import { CHECK, DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
 import { childMoves } from './moves.js';
-
-export { type ChildMoveOptions, childMoves } from './moves.js';
 
 export type Verdict = 'won' | 'unsolvable' | 'unknown';
 /**
@@ -177,8 +175,6 @@ export interface SolveResult {
 export class SolutionError extends Error {
   override readonly name = 'SolutionError';
 }
-
-const TIME_CHECK = 1023;
 
 /** Queue keys of best-first search: score * SCALE + state id (ids below 2^27). */
 const SCALE = 2 ** 27;
@@ -358,7 +354,7 @@ export class Solver {
     return { ...r, nodes, states, bestHome, bytesPerState, seconds: (performance.now() - t0) / 1000 };
   }
 
-  /** The moves to try from the current position: `childMoves` below. */
+  /** The moves to try from the current position: `childMoves` (moves.ts). */
   private childMoves(out: Int32Array, at: number, justDrew: boolean, o: SolveOptions): number {
     return childMoves(this.g, this.gen, this.scores, out, at, justDrew, o, isRestricted(o.tactics) ? o.tactics : null);
   }
@@ -456,7 +452,7 @@ export class Solver {
       const drew = packer.unpack(tt.store, id * W);
       if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
       nodes++;
-      if ((nodes & TIME_CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+      if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
       const n = this.childMoves(moves, 0, drew, o);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
@@ -476,7 +472,7 @@ export class Solver {
         }
         g.undo();
       }
-      if ((nodes & TIME_CHECK) === 0 && nodes >= sliceEnd) {
+      if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
         at.nodes = this.progress = nodes;
         at.bestHome = this.progressHome = bestHome;
         return null;
