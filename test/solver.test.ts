@@ -223,6 +223,21 @@ describe('cross-check against the exhaustive reference search', () => {
   });
 });
 
+/**
+ * Plays up to `steps` legal moves (GEN_REDUCED) picked by a seeded xorshift generator, handing
+ * each to `play` (which must apply it) with its step number; stops early when no move is left.
+ */
+function randomPlayout(g: Game, seed: number, steps: number, play: (m: number, step: number) => void): void {
+  const moves = new Int32Array(MAX_MOVES);
+  let x = seed >>> 0;
+  for (let step = 0; step < steps; step++) {
+    const k = g.generate(moves, GEN_REDUCED);
+    if (k === 0) return;
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    play(moves[x % k]!, step);
+  }
+}
+
 /** Two runs gave the same verdict, limit, nodes, states, best home and moves. */
 function expectSameResult(x: SolveResult, a: SolveResult, what: string): void {
   expect(x.verdict, what).toBe(a.verdict);
@@ -360,14 +375,7 @@ describe('Lookahead', () => {
         const g = new Game(deal, rules);
         const packer = new KeyPacker(g);
         const bound = new PileBound(g);
-        const moves = new Int32Array(MAX_MOVES);
-        let x = (n * 7919 + 1) >>> 0;
-        for (let step = 0; step < 12; step++) {
-          const k = g.generate(moves, GEN_REDUCED);
-          if (k === 0) break;
-          x ^= x << 13; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-          g.apply(moves[x % k]!);
-        }
+        randomPlayout(g, n * 7919 + 1, 12, (m) => g.apply(m));
         const before = g.history();
         const r = look.search(g, packer, bound, false, 5_000, null, n);
         expect(g.history(), `${sizeText} ${variant} deal ${n}`).toEqual(before);
@@ -425,13 +433,7 @@ describe('PileBound', () => {
         for (let play = 0; play < 10; play++) {
           const g = new Game(deal, rules);
           const bound = new PileBound(g);
-          const moves = new Int32Array(MAX_MOVES);
-          let x = (n * 7919 + play * 104729 + 1) >>> 0;
-          for (let step = 0; step < 400; step++) {
-            const k = g.generate(moves, GEN_REDUCED);
-            if (k === 0) break;
-            x ^= x << 13; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-            const m = moves[x % k]!;
+          randomPlayout(g, n * 7919 + play * 104729 + 1, 400, (m, step) => {
             const before = bound.lost();
             g.apply(m);
             const after = bound.lost();
@@ -440,7 +442,7 @@ describe('PileBound', () => {
               harmless++;
               expect(after, `${sizeText} ${variant} deal ${n} playout ${play} step ${step}`).toBe(false);
             }
-          }
+          });
         }
       }
     }
