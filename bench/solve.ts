@@ -239,7 +239,8 @@ lines.push(
   'decided = won + unsolvable (the search exhausted, sound pruning only); unknown = a budget ran out',
   '(counts by limit in brackets); errors = solutions that failed to verify (solver bugs).',
   'nodes/s = all nodes expanded / all seconds searched; bytes/state = the mean over all stored',
-  "states (each deal's table bytes per state, weighted by its states).",
+  "states of each deal's table bytes per state (its keys, and the index its states need),",
+  'weighted by its states.',
 );
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);

@@ -367,9 +367,16 @@ describe('transposition table', () => {
       buf.set(keys[12345]!, 7);
       expect(tt.find(buf, 7)).toBe(12345);
       expect(hashKey(buf, 7, W)).toBe(hashKey(keys[12345]!, 0, W));
-      // bytesPerState: the used store (and parents) per state plus the whole index.
+      // bytesPerState: the used store (and parents) per state plus the whole index, for this
+      // table grown from its smallest size.
       const indexBytes = tt.bytes() - tt.store.byteLength - (tt.parents ? tt.parents.byteLength : 0);
-      expect(tt.bytesPerState()).toBeCloseTo((tt.size * (4 * W + (withParents ? 4 : 0)) + indexBytes) / tt.size, 9);
+      const perState = (tt.size * (4 * W + (withParents ? 4 : 0)) + indexBytes) / tt.size;
+      expect(tt.bytesPerState()).toBeCloseTo(perState, 9);
+      // A table sized up front for many more states reports the same figure for the same states.
+      const big = new TranspositionTable(W, 1 << 30, withParents, 1 << 20);
+      for (const k of keys) big.insert(k, 0);
+      expect(big.bytes()).toBeGreaterThan(tt.bytes());
+      expect(big.bytesPerState()).toBeCloseTo(perState, 9);
       // clear() empties it; the same keys then get ids from 0 again.
       tt.clear();
       expect(tt.size).toBe(0);
@@ -378,6 +385,15 @@ describe('transposition table', () => {
       expect(tt.insert(keys[5]!, 0)).toBe(0);
       expect(tt.insert(keys[9]!, 0)).toBe(1);
       expect(tt.insert(keys[5]!, 0)).toBe(-3);
+      // Reused after clear() for a few states, it keeps its big arrays, but the figure is that
+      // of a fresh table holding those states: 4 * W (+ 4) bytes each plus the smallest index.
+      for (let i = 0; i < 100; i++) tt.insert(keys[1000 + i]!, 0);
+      const fresh = new TranspositionTable(W, 1 << 30, withParents, 16);
+      for (let i = 0; i < tt.size; i++) fresh.insert(tt.store.subarray(i * W, i * W + W), 0);
+      expect(fresh.size).toBe(tt.size);
+      expect(tt.bytes()).toBeGreaterThan(10 * fresh.bytes());
+      const freshIndex = fresh.bytes() - fresh.store.byteLength - (fresh.parents ? fresh.parents.byteLength : 0);
+      expect(tt.bytesPerState()).toBeCloseTo((fresh.size * (4 * W + (withParents ? 4 : 0)) + freshIndex) / fresh.size, 9);
     });
   }
 

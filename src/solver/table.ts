@@ -10,7 +10,7 @@ import { hashKey } from './key.js';
  * For best-first search a parent id per state is kept as well.
  *
  * Memory per stored state: 4 * words (key) + 4 / load (index; load up to 0.75) + 4 (parent,
- * best-first only). `bytesPerState()` reports the actual figure.
+ * best-first only). `bytesPerState()` reports the figure for the states stored.
  */
 export const FULL = -2;
 const MAX_LOAD = 0.75;
@@ -20,6 +20,8 @@ const ID_MASK = (1 << ID_BITS) - 1;
 export const MAX_STATES = ID_MASK - 1;
 /** Largest table sized up front; beyond it the table grows by doubling. */
 const PRESIZE_STATES = 1 << 21;
+/** Room for at least this many states in the smallest table. */
+const MIN_STATES = 1024;
 
 export class TranspositionTable {
   store: Uint32Array;
@@ -41,9 +43,8 @@ export class TranspositionTable {
     expectedStates = 1 << 14,
   ) {
     const perState = 4 * words + (withParents ? 4 : 0) + 4 / MAX_LOAD;
-    let states = Math.max(1024, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState)));
-    let cap = 1 << 10;
-    while (cap * MAX_LOAD < states) cap *= 2;
+    let states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState)));
+    const cap = indexSlotsFor(states);
     states = Math.floor(cap * MAX_LOAD);
     this.store = new Uint32Array(states * words);
     this.parents = withParents ? new Int32Array(states) : null;
@@ -56,10 +57,17 @@ export class TranspositionTable {
     return this.store.byteLength + this.index.byteLength + (this.parents ? this.parents.byteLength : 0);
   }
 
-  /** Bytes per state at the current fill: the used part of the store, and the whole index. */
+  /**
+   * Bytes per stored state: the used part of the store (and of the parents), plus the index
+   * that these states need: the one a table grown from its smallest size has (the smallest
+   * power of two that holds them, and at least MIN_STATES, at a load of at most 0.75).
+   * A table sized up front for a bigger search, or reused from one (`clear` keeps its arrays),
+   * has a larger index than that; counting it would charge the allocation to the states, and a
+   * short search would seem to take hundreds of bytes a state. `bytes()` is the allocation.
+   */
   bytesPerState(): number {
     if (this.size === 0) return 0;
-    return (this.size * (4 * this.words + (this.withParents ? 4 : 0)) + this.index.byteLength) / this.size;
+    return (this.size * (4 * this.words + (this.withParents ? 4 : 0)) + 4 * indexSlotsFor(Math.max(this.size, MIN_STATES))) / this.size;
   }
 
   /** Empties the table, keeping its arrays. Cheap when few states were stored. */
@@ -160,4 +168,11 @@ export class TranspositionTable {
     }
     return true;
   }
+}
+
+/** Slots of the smallest index (a power of two, at least 1024) that holds `states` at a load of at most MAX_LOAD. */
+function indexSlotsFor(states: number): number {
+  let cap = 1 << 10;
+  while (cap * MAX_LOAD < states) cap *= 2;
+  return cap;
 }
