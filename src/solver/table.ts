@@ -21,7 +21,7 @@ export const MAX_STATES = ID_MASK - 1;
 /** Largest table sized up front; beyond it the table grows by doubling. */
 const PRESIZE_STATES = 1 << 21;
 /** Room for at least this many states in the smallest table. */
-const MIN_STATES = 1024;
+const MIN_STATES = 16;
 
 export class TranspositionTable {
   store: Uint32Array;
@@ -170,9 +170,9 @@ export class TranspositionTable {
   }
 }
 
-/** Slots of the smallest index (a power of two, at least 1024) that holds `states` at a load of at most MAX_LOAD. */
+/** Slots of the smallest index (a power of two) that holds `states` at a load of at most MAX_LOAD. */
 function indexSlotsFor(states: number): number {
-  let cap = 1 << 10;
+  let cap = 1 << 4;
   while (cap * MAX_LOAD < states) cap *= 2;
   return cap;
 }
