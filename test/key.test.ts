@@ -45,6 +45,14 @@ function childKeys(g: Game, packer: KeyPacker): string[] {
   return out.sort();
 }
 
+/** Where the stock's cards are: phase 1 the pointer and the waste, phase 2 the row and the pile (stock positions, in order). */
+function stockText(g: Game): string {
+  const list = (a: Uint8Array, from: number, to: number): string => Array.from(a.subarray(from, to)).join(',');
+  return g.phase === 1
+    ? `stock from ${g.stockPtr}, waste ${list(g.waste, 0, g.wasteLen)}`
+    : `row ${list(g.priv, 0, g.privLen)}, pile ${list(g.waste, g.pileNext, g.wasteLen)}`;
+}
+
 /**
  * Checks one position of `g` against a second game `g2` of the same deal (reused from position
  * to position, as the best-first search reuses its game): pack -> unpack -> pack. Returns the
@@ -76,6 +84,9 @@ function roundTrip(g: Game, p: KeyPacker, g2: Game, p2: KeyPacker, justDrew: boo
   if (Array.from(g2.inPlayMask).join() !== Array.from(g.inPlayMask).join())
     problems.push(`inPlayMask ${Array.from(g.inPlayMask).join()} unpacked as ${Array.from(g2.inPlayMask).join()}`);
   if (JSON.stringify(sortedCounts(g2.cardCounts())) !== JSON.stringify(sortedCounts(g.cardCounts()))) problems.push('card counts differ');
+  // The stock pointer and the waste (phase 1), the privileged row and the pile (phase 2), in
+  // order: the key stores no pointer in phase 2, the row being the first positions in play.
+  if (stockText(g2) !== stockText(g)) problems.push(`${stockText(g)} unpacked as ${stockText(g2)}`);
   const n1 = legal(g).length;
   const n2 = legal(g2).length;
   if (n1 !== n2) problems.push(`${n1} legal moves, unpacked ${n2}`);
@@ -295,15 +306,20 @@ describe('canonical and exact keys', () => {
 });
 
 describe('key size', () => {
-  it('the book full size packs into 6 words (24 bytes of key per state), pysol into 7', () => {
+  it('the book full size packs into 5 words (20 bytes of key per state), pysol into 6', () => {
     // A change of the key layout changes these on purpose: update them and the memory figures.
     const book = new KeyPacker(new Game(dealFromNumber(1, FULL_SIZE), parseRules('book')));
-    expect(book.bits).toBe(186); // 68 stock bits + 10 + 12 columns x (2 + 7)
-    expect(book.words).toBe(6);
-    expect(4 * book.words).toBe(24);
+    // A column: 3 x 2 (original cards left, cover or not) + 1 + 52 x 2 (empty, or bottom card
+    // and cover) = 111 values; four columns to a group of 28 bits.
+    expect([book.radix, book.groupSize, book.groupBits]).toEqual([111, 4, 28]);
+    expect(book.bits).toBe(156); // 68 stock bits + the sentinel's + 3 flags + 3 x 28
+    expect(book.words).toBe(5);
+    expect(4 * book.words).toBe(20);
     const pysol = new KeyPacker(new Game(dealFromNumber(1, FULL_SIZE), parseRules('pysol')));
-    expect(pysol.bits).toBe(222); // 68 + 10 + 12 x (2 + 10)
-    expect(pysol.words).toBe(7);
+    // 3 x 14 + 1 + 52 x 14 = 771 values (runs of 0-13 cards); three columns to 29 bits.
+    expect([pysol.radix, pysol.groupSize, pysol.groupBits]).toEqual([771, 3, 29]);
+    expect(pysol.bits).toBe(188); // 68 + 1 + 3 + 4 x 29
+    expect(pysol.words).toBe(6);
   });
 });
 
@@ -424,14 +440,14 @@ describe('transposition table', () => {
     }
   });
 
-  it('bytesPerState at the book full size: 24 bytes of key plus the index', () => {
+  it('bytesPerState at the book full size: 20 bytes of key plus the index', () => {
     const g = new Game(dealFromNumber(1, FULL_SIZE), parseRules('book'));
     const p = new KeyPacker(g);
     const tt = new TranspositionTable(p.words, 1 << 30, false);
     const keys = randomKeys(50_000, p.words, 'book-bytes');
     for (const k of keys) tt.insert(k, 0);
     const indexBytes = tt.bytes() - tt.store.byteLength;
-    expect(tt.bytesPerState()).toBeCloseTo(24 + indexBytes / tt.size, 9);
+    expect(tt.bytesPerState()).toBeCloseTo(20 + indexBytes / tt.size, 9);
     // The index is 4 bytes a slot at a load of at most 0.75.
     expect(indexBytes / tt.size).toBeGreaterThanOrEqual(4 / 0.75);
   });

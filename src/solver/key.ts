@@ -4,23 +4,32 @@ import { type Game } from '../game/state.js';
  * The packed state key: an exact, canonical description of a position in a fixed number of
  * 32-bit words (`words`), with no strings and no BigInt.
  *
- * Layout, least significant bit first:
- *   bits 0 .. S-1    the stock positions still in play apart from the stock itself (S = stock
- *                    size): phase 1 the waste, phase 2 the privileged row and the pile; copied
- *                    word for word from the engine's `inPlayMask`
- *   7 bits           pointer: phase 1 the stock pointer; phase 2 the stock position of the
- *                    fifth card (S when the pile is exhausted). With the mask this gives the
- *                    stock, the waste in order, the privileged row (in-play positions below the
- *                    pointer) and the pile (those above), as RULES.md implies their order.
+ * Layout, least significant bit first (S = stock size):
+ *   bits 0 .. S      the stock positions still in play apart from the stock itself, copied word
+ *                    for word from the engine's `inPlayMask`: phase 1 the waste, phase 2 the
+ *                    privileged row and the pile. In phase 1 bit `stockPtr` is set as well (a
+ *                    sentinel: the stock pointer is the highest bit set, and no waste position
+ *                    is at or above it). In phase 2 no pointer is needed: the row is always the
+ *                    first `privileged` positions in play (cards join it from the pile, whose
+ *                    order is that of the positions, and the fifth card is played from the
+ *                    pile, never from below the row), and the pile is the rest.
  *   1 bit            phase (0 first deal, 1 second)
- *   1 bit            justDrew: the solver's draw discipline (search.ts) makes the moves of a
+ *   1 bit            justDrew: the solver's draw discipline (moves.ts) makes the moves of a
  *                    position depend on whether the last move was a draw
- *   1 bit            always 1, so that no key is all zeros (the table's empty slot)
- *   per column c     its count `o` of original cards (origBits); then, when o > 0, the length
- *                    of the run above them (runBits: a pair's covering card under pairs, a
- *                    built run under suit building), which the original top card determines;
- *                    when o = 0, a "pool" entry (entryBits): 0 for an empty column, else
- *                    1 + (card index * (runMax + 1) + run length) of its bottom card and run.
+ *   1 bit            always 1, so that no key is all zeros
+ *   the columns      one number x per column, written in groups of columns as the digits of a
+ *                    mixed-radix number (radix R = the count of values x can take), each group
+ *                    in `groupBits` bits: x = (o - 1) * (runMax + 1) + run when the column
+ *                    still holds o > 0 of its original cards with a run of `run` cards above
+ *                    them (a pair's covering card under pairs, a built run under suit
+ *                    building; its cards follow from the original top card); otherwise x =
+ *                    rows * (runMax + 1) + e, with the "pool" entry e = 0 for an empty column,
+ *                    else 1 + (card index * (runMax + 1) + run length) of its bottom card and run.
+ *                    Under book R = 6 + 105 = 111, four columns to a 28-bit group: 84 bits
+ *                    for the twelve columns, where one field per column of the widest entry
+ *                    took 108.
+ *
+ * Book: 68 + 1 + 3 + 84 = 156 bits, 5 words; pysol: 68 + 1 + 3 + 116 = 188 bits, 6 words.
  *
  * Canonical: the pool entries of columns whose original cards are all gone are sorted, so the
  * key ignores the order of such columns (columns are interchangeable); columns that still hold
@@ -33,21 +42,42 @@ import { type Game } from '../game/state.js';
 export class KeyPacker {
   readonly words: number;
   readonly bits: number;
-  private readonly origBits: number;
-  private readonly runBits: number;
-  private readonly entryBits: number;
-  private readonly runMax: number;
+  /** Values a column's number takes, columns in a group, and bits a group takes. */
+  readonly radix: number;
+  readonly groupSize: number;
+  readonly groupBits: number;
+  private readonly runSpan: number;
   private readonly maskWords: number;
   private readonly pool = new Int32Array(48);
   private readonly counts = new Int8Array(64);
+  /** Bits of the last group (fewer columns when the groups do not divide the columns). */
+  private readonly lastGroupBits: number;
+  /** A column's number for its pool entry e is poolBase + e. */
+  private readonly poolBase: number;
+  /** For the last column of each group, the group's bits; 0 for the others. */
+  private readonly endBits: Uint8Array;
+  /** The column numbers of a key being unpacked. */
+  private readonly colValue = new Int32Array(48);
 
   constructor(private readonly g: Game) {
-    this.origBits = bitsFor(g.deal.size.rows);
-    this.runMax = g.building === 0 ? 0 : g.building === 1 ? 1 : g.ranks;
-    this.runBits = bitsFor(this.runMax);
-    this.entryBits = bitsFor(g.ranks * 4 * (this.runMax + 1));
-    this.maskWords = (g.stockSize + 31) >>> 5;
-    this.bits = g.stockSize + 10 + g.columns * (this.origBits + Math.max(this.runBits, this.entryBits));
+    const rows = g.deal.size.rows;
+    const runMax = g.building === 0 ? 0 : g.building === 1 ? 1 : g.ranks;
+    this.runSpan = runMax + 1;
+    this.radix = rows * this.runSpan + 1 + g.ranks * 4 * this.runSpan;
+    // As many columns a group as keep the group's number below 2^30.
+    let k = 1;
+    while (k < g.columns && this.radix ** (k + 1) <= 2 ** 30) k++;
+    this.groupSize = k;
+    this.groupBits = bitsFor(this.radix ** k - 1);
+    const last = g.columns % k === 0 ? k : g.columns % k;
+    this.lastGroupBits = bitsFor(this.radix ** last - 1);
+    this.poolBase = rows * this.runSpan;
+    const colBits = (Math.ceil(g.columns / k) - 1) * this.groupBits + this.lastGroupBits;
+    this.endBits = new Uint8Array(g.columns);
+    for (let c = k - 1; c < g.columns; c += k) this.endBits[c] = this.groupBits;
+    this.endBits[g.columns - 1] = this.lastGroupBits;
+    this.maskWords = (g.stockSize + 1 + 31) >>> 5;
+    this.bits = g.stockSize + 1 + 3 + colBits;
     this.words = (this.bits + 31) >>> 5;
   }
 
@@ -63,14 +93,22 @@ export class KeyPacker {
     let word = off + full;
     let bits = S & 31;
     let acc = bits === 0 ? 0 : mask[full]!;
-    const ptr = g.phase === 1 ? g.stockPtr : g.pileNext < g.wasteLen ? g.waste[g.pileNext]! : S;
-    const head = ptr | ((g.phase - 1) << 7) | (justDrew ? 256 : 0) | 512;
+    // The phase-1 sentinel at bit stockPtr: in a word already written or in `acc`; when the
+    // stock is empty it is bit S, the first of the 4 bits below.
+    const ptr = g.stockPtr;
+    const phase1 = g.phase === 1;
+    if (phase1 && ptr < S) {
+      if (ptr >>> 5 < full) out[off + (ptr >>> 5)]! |= 1 << (ptr & 31);
+      else acc |= 1 << (ptr & 31);
+    }
+    // Bit S, then phase, justDrew and the marker.
+    const head = (phase1 ? (ptr === S ? 1 : 0) : 2) | (justDrew ? 4 : 0) | 8;
     acc |= head << bits;
-    bits += 10;
+    bits += 4;
     if (bits >= 32) {
       out[word++] = acc;
       bits -= 32;
-      acc = bits === 0 ? 0 : head >>> (10 - bits);
+      acc = bits === 0 ? 0 : head >>> (4 - bits);
     }
     const cols = g.cols;
     const len = g.len;
@@ -78,7 +116,7 @@ export class KeyPacker {
     const C = g.columns;
     const h = g.height;
     const ranks = g.ranks;
-    const runSpan = this.runMax + 1;
+    const runSpan = this.runSpan;
     const pool = this.pool;
     // Pool entries, sorted descending (zeros, the empty columns, last).
     let np = 0;
@@ -97,27 +135,25 @@ export class KeyPacker {
       }
       pool[j] = e;
     }
+    // The columns' numbers, a group at a time, the group's first column the highest digit.
+    const poolBase = this.poolBase;
+    const R = this.radix;
+    const endBits = this.endBits;
     let k = 0;
-    const ob = this.origBits;
-    const wOrig = ob + this.runBits;
-    const wPool = ob + this.entryBits;
+    let v = 0;
     for (let c = 0; c < C; c++) {
       const o = orig[c]!;
-      let v: number;
-      let n: number;
-      if (o !== 0) {
-        v = o | ((len[c]! - o) << ob);
-        n = wOrig;
-      } else {
-        v = pool[k++]! << ob;
-        n = wPool;
-      }
-      acc |= v << bits;
-      bits += n;
-      if (bits >= 32) {
-        out[word++] = acc;
-        bits -= 32;
-        acc = bits === 0 ? 0 : v >>> (n - bits);
+      v = Math.imul(v, R) + (o !== 0 ? (o - 1) * runSpan + len[c]! - o : poolBase + pool[k++]!);
+      const n = endBits[c]!;
+      if (n !== 0) {
+        acc |= v << bits;
+        bits += n;
+        if (bits >= 32) {
+          out[word++] = acc;
+          bits -= 32;
+          acc = bits === 0 ? 0 : v >>> (n - bits);
+        }
+        v = 0;
       }
     }
     if (bits > 0) out[word++] = acc;
@@ -133,27 +169,42 @@ export class KeyPacker {
     const deal = g.deal;
     const h = g.height;
     const ranks = g.ranks;
-    const runSpan = this.runMax + 1;
+    const runSpan = this.runSpan;
     const counts = this.counts;
     counts.fill(0);
     const S = g.stockSize;
-    const head = get(key, off, S, 10);
-    const ptr = head & 127;
-    const phase2 = (head & 128) !== 0;
-    let pos = S + 10;
+    const head = get(key, off, S, 4);
+    const phase2 = (head & 2) !== 0;
+    const poolBase = this.poolBase;
+    const R = this.radix;
+    const G = this.groupSize;
+    const vals = this.colValue;
+    let pos = S + 4;
+    for (let c0 = 0; c0 < g.columns; c0 += G) {
+      const end = Math.min(c0 + G, g.columns);
+      const n = end - c0 === G ? this.groupBits : this.lastGroupBits;
+      let v = get(key, off, pos, n);
+      pos += n;
+      // The group's last column is the lowest digit.
+      for (let c = end - 1; c >= c0; c--) {
+        const x = v % R;
+        vals[c] = x;
+        v = (v - x) / R;
+      }
+    }
     for (let c = 0; c < g.columns; c++) {
-      const o = get(key, off, pos, this.origBits);
-      pos += this.origBits;
+      const x = vals[c]!;
       const dealt = deal.columns[c]!;
       let l = 0;
-      if (o !== 0) {
+      let o = 0;
+      if (x < poolBase) {
+        o = ((x / runSpan) | 0) + 1;
+        const run = x % runSpan;
         for (let i = 0; i < o; i++) {
           const card = dealt[i]!;
           g.cols[c * h + l++] = card;
           counts[card]!++;
         }
-        const run = get(key, off, pos, this.runBits);
-        pos += this.runBits;
         let card = dealt[o - 1]!;
         for (let i = 0; i < run; i++) {
           card--;
@@ -161,8 +212,7 @@ export class KeyPacker {
           counts[card]!++;
         }
       } else {
-        const e = get(key, off, pos, this.entryBits);
-        pos += this.entryBits;
+        const e = x - poolBase;
         if (e !== 0) {
           const idx = ((e - 1) / runSpan) | 0;
           const run = (e - 1) % runSpan;
@@ -179,10 +229,14 @@ export class KeyPacker {
       g.len[c] = l;
       g.orig[c] = o;
     }
-    // The last mask word also holds the pointer and column bits: keep only the bits below S.
+    // The mask: bits below S (the words also hold the sentinel and the rest of the key).
     for (let i = 0; i < g.inPlayMask.length; i++) g.inPlayMask[i] = i < this.maskWords ? key[off + i]! : 0;
-    if ((S & 31) !== 0) g.inPlayMask[this.maskWords - 1]! &= (1 << (S & 31)) - 1;
+    for (let i = S; i < 32 * g.inPlayMask.length; i++) g.inPlayMask[i >>> 5]! &= ~(1 << (i & 31));
     if (!phase2) {
+      let ptr = S;
+      while (ptr > 0 && !bit(key, off, ptr)) ptr--;
+      // ptr is now the sentinel (bit S when the stock is empty); take it out of the mask.
+      if (ptr < S) g.inPlayMask[ptr >>> 5]! &= ~(1 << (ptr & 31));
       g.phase = 1;
       g.stockPtr = ptr;
       let w = 0;
@@ -200,7 +254,7 @@ export class KeyPacker {
       for (let i = 0; i < S; i++) {
         if (!bit(key, off, i)) continue;
         counts[g.stockCards[i]!]!++;
-        if (i < ptr) g.priv[p++] = i;
+        if (p < g.privileged) g.priv[p++] = i;
         else g.waste[w++] = i;
       }
       g.privLen = p;
@@ -224,8 +278,9 @@ export class KeyPacker {
     }
     g.home = home;
     g.histLen = 0;
-    return (head & 256) !== 0;
+    return (head & 4) !== 0;
   }
+
 }
 
 export function bitsFor(maxValue: number): number {
