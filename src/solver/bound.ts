@@ -51,12 +51,19 @@ export class PileBound {
   private emptied = -1;
   private readonly dealt: Uint8Array;
   private readonly rows: number;
+  /** The game's sizes, kept here for the inner loops. */
+  private readonly packs: number;
+  private readonly ranks: number;
+  private readonly columns: number;
   /** The stock positions of each card (`packs` slots a card; -1 when the copy was dealt to the layout). */
   private readonly stockPos: Int16Array;
   readonly enabled: boolean;
 
   constructor(private readonly g: Game) {
     this.rows = g.deal.size.rows;
+    this.packs = g.packs;
+    this.ranks = g.ranks;
+    this.columns = g.columns;
     this.dealt = new Uint8Array(g.columns * this.rows);
     for (let c = 0; c < g.columns; c++) for (let r = 0; r < this.rows; r++) this.dealt[c * this.rows + r] = g.deal.columns[c]![r]!;
     this.enabled = g.secondDeal && g.building !== 2;
@@ -121,24 +128,37 @@ export class PileBound {
     const layout = this.layout;
     const buffer = this.buffer;
     const packs = g.packs;
+    const found = g.found;
     home.fill(0);
     layout.fill(0);
     buffer.fill(0);
     this.homeLayout.fill(0);
     for (let s = 0; s < 4; s++)
       for (let k = 0; k < packs; k++) {
-        const top = g.found[s * packs + k]!;
+        const top = found[s * packs + k]!;
         for (let r = 1; r <= top; r++) home[(s << 4) | r]!++;
       }
+    // The game's arrays in locals: read through `g` in the loops, they are loaded again at
+    // every step (a store into a typed array may, for the compiler, have changed them).
     const h = g.height;
-    for (let c = 0; c < g.columns; c++) for (let i = 0; i < g.len[c]!; i++) layout[g.cols[c * h + i]!]!++;
-    for (let i = 0; i < g.privLen; i++) buffer[g.stockCards[g.priv[i]!]!]!++;
+    const cols = g.cols;
+    const len = g.len;
+    const C = g.columns;
+    const stockCards = g.stockCards;
+    for (let c = 0; c < C; c++) {
+      const from = c * h;
+      const to = from + len[c]!;
+      for (let i = from; i < to; i++) layout[cols[i]!]!++;
+    }
+    for (let i = 0; i < g.privLen; i++) buffer[stockCards[g.priv[i]!]!]!++;
     this.bufferCount = g.privLen;
     for (let s = 0; s < 4; s++) this.sweep(s, 1);
     // emptiedHome() changes only when a card gets its first copy home (see `homeOne`).
     this.emptied = -1;
-    for (let i = g.pileNext; i < g.wasteLen; i++) {
-      const card = g.stockCards[g.waste[i]!]!;
+    const waste = g.waste;
+    const end = g.wasteLen;
+    for (let i = g.pileNext; i < end; i++) {
+      const card = stockCards[waste[i]!]!;
       if (this.goesHome(card)) continue;
       if (this.bufferCount < fixedSlots) {
         buffer[card]!++;
@@ -164,7 +184,7 @@ export class PileBound {
    */
   private goesHome(card: number): boolean {
     const r = card & 15;
-    if ((r === 1 ? this.g.packs : this.home[card - 1]!) > this.home[card]!) {
+    if ((r === 1 ? this.packs : this.home[card - 1]!) > this.home[card]!) {
       this.homeOne(card);
       // The suit was fully swept before, so only ranks above can move now, and each rank
       // only if the one below it did.
@@ -181,7 +201,7 @@ export class PileBound {
 
   /** Sends home, in rank order from `from`, every waiting card of suit s that a foundation takes. */
   private sweep(s: number, from: number): void {
-    for (let r = from; r <= this.g.ranks; r++) {
+    for (let r = from; r <= this.ranks; r++) {
       const card = (s << 4) | r;
       if (!this.take(card) && this.home[card] === 0) return;
     }
@@ -193,14 +213,14 @@ export class PileBound {
    * rank where nothing moves. (Gives exactly what `sweep` would.)
    */
   private climb(s: number, from: number): void {
-    for (let r = from; r <= this.g.ranks; r++) if (!this.take((s << 4) | r)) return;
+    for (let r = from; r <= this.ranks; r++) if (!this.take((s << 4) | r)) return;
   }
 
   /** Sends home every waiting copy of `card` that a foundation takes, the row's first; true if any moved. */
   private take(card: number): boolean {
     const home = this.home;
     const r = card & 15;
-    const packs = this.g.packs;
+    const packs = this.packs;
     let moved = false;
     while ((r === 1 ? packs : home[card - 1]!) > home[card]!) {
       if (this.buffer[card]! > 0) {
@@ -224,7 +244,7 @@ export class PileBound {
   private emptiedHome(): number {
     const rows = this.rows;
     let n = 0;
-    for (let c = 0; c < this.g.columns; c++) {
+    for (let c = 0; c < this.columns; c++) {
       let all = true;
       for (let r = 0; r < rows && all; r++) if (this.home[this.dealt[c * rows + r]!] === 0) all = false;
       if (all) n++;
