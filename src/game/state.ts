@@ -214,10 +214,12 @@ export class Game {
   private aceMoves(out: Int32Array): number {
     let n = 0;
     const h = this.height;
+    const len = this.len;
+    const cols = this.cols;
     for (let c = 0; c < this.columns; c++) {
-      const l = this.len[c]!;
+      const l = len[c]!;
       if (l !== 0) {
-        const card = this.cols[c * h + l - 1]!;
+        const card = cols[c * h + l - 1]!;
         if ((card & 15) === 1) out[n++] = c | (DST_FOUNDATION << 6) | (card << 12);
       }
     }
@@ -281,25 +283,31 @@ export class Game {
     let n = this.aceMoves(out);
     if (n > 0) return n;
     const h = this.height;
+    const C = this.columns;
+    const len = this.len;
+    const cols = this.cols;
+    const orig = this.orig;
     // targets[x]: bit d set when column d shows card x on top and takes a card on it.
     const targets = this.targets;
     const pairs = this.building === 1;
-    this.space = -1;
-    for (let c = 0; c < this.columns; c++) {
-      const l = this.len[c]!;
+    const builds = this.building !== 0;
+    let space = -1;
+    for (let c = 0; c < C; c++) {
+      const l = len[c]!;
       if (l === 0) {
-        if (this.space < 0) this.space = c;
+        if (space < 0) space = c;
         continue;
       }
-      const o = this.orig[c]!;
-      if (this.building !== 0 && !(pairs && l > (o > 0 ? o : 1))) targets[this.cols[c * h + l - 1]!]! |= 1 << c;
+      const o = orig[c]!;
+      if (builds && !(pairs && l > (o > 0 ? o : 1))) targets[cols[c * h + l - 1]!]! |= 1 << c;
     }
-    for (let c = 0; c < this.columns; c++) {
-      const l = this.len[c]!;
+    this.space = space;
+    for (let c = 0; c < C; c++) {
+      const l = len[c]!;
       if (l === 0) continue;
-      const o = this.orig[c]!;
+      const o = orig[c]!;
       const movable = !pairs || l <= (o > 0 ? o : 1);
-      n = this.cardMoves(out, n, c, this.cols[c * h + l - 1]!, c, movable, l === 1, flags);
+      n = this.cardMoves(out, n, c, cols[c * h + l - 1]!, c, movable, l === 1, flags);
     }
     if (this.phase === 1) {
       if (this.wasteLen > 0) n = this.cardMoves(out, n, SRC_WASTE, this.stockCards[this.waste[this.wasteLen - 1]!]!, -1, true, false, flags);
@@ -316,7 +324,7 @@ export class Game {
         n = this.cardMoves(out, n, SRC_FIFTH, card, -1, true, false, flags);
       }
     }
-    if (this.building !== 0) for (let c = 0; c < this.columns; c++) if (this.len[c] !== 0) targets[this.cols[c * h + this.len[c]! - 1]!] = 0;
+    if (builds) for (let c = 0; c < C; c++) if (len[c] !== 0) targets[cols[c * h + len[c]! - 1]!] = 0;
     return n;
   }
 
