@@ -280,7 +280,6 @@ export class KeyPacker {
     g.histLen = 0;
     return (head & 4) !== 0;
   }
-
 }
 
 export function bitsFor(maxValue: number): number {
