@@ -14,6 +14,8 @@ import {
   type Card, type PackedMove, GEN_ALL, Game, MAX_MOVES, dealFromNumber, formatCard, formatMove,
   formatRules, formatSize, parseRules, parseSize,
 } from '../src/game/index.js';
+import { Solver } from '../src/solver/search.js';
+import { pysolDeal } from '../src/game/pysol.js';
 import { type Observable, Oracle } from './oracle.js';
 import { RULE_VARIANTS } from './helpers.js';
 
@@ -277,5 +279,44 @@ describe('the engine agrees with an independent model of RULES.md', () => {
     for (const k of ['draw', 'redeal', 'c>f', 'c>f (ace)', 'c>pair', 'c>space', 'w>f', 'w>f (ace)', 'w>pair', 'w>space',
       'p>f', 'p>pair', 'p>space', 'n>f', 'n>pair'])
       expect(kinds.get(k) ?? 0, `moves of kind '${k}' played`).toBeGreaterThan(10);
+  });
+});
+
+describe("the solver's solutions replayed by the independent model", () => {
+  // What an engine written from RULES.md does with our output: every move legal in turn, the
+  // card named the card moved, all cards home at the end.
+  const replay = (deal: ReturnType<typeof dealFromNumber>, rulesText: string, moves: readonly PackedMove[]): Oracle => {
+    const oracle = new Oracle(deal, parseRules(rulesText));
+    for (const m of moves) oracle.apply(formatMove(m));
+    return oracle;
+  };
+
+  it('small deals, every variant: each won verdict replays to a win', () => {
+    const solver = new Solver();
+    let won = 0;
+    for (const variant of VARIANTS)
+      for (const size of ['1x5 4x3', '2x4 3x3'] as const)
+        for (let n = 1; n <= 12; n++) {
+          const deal = dealFromNumber(n, parseSize(size));
+          const r = solver.solvePreset(deal, parseRules(variant), undefined, { maxNodes: 200_000 });
+          if (r.verdict !== 'won') continue;
+          const oracle = replay(deal, variant, r.moves!);
+          expect(oracle.won(), `deal ${n} size ${size} rules ${variant}`).toBe(true);
+          won++;
+        }
+    expect(won).toBeGreaterThan(50);
+  });
+
+  it('full size: book deals and PySolFC games won by the default preset replay to a win', () => {
+    const solver = new Solver();
+    let won = 0;
+    for (const [n, rulesText] of [[3, 'book'], [4, 'book'], [5, 'book'], [7, 'pysol'], [8, 'pysol']] as const) {
+      const deal = rulesText === 'pysol' ? pysolDeal(n) : dealFromNumber(n);
+      const r = solver.solvePreset(deal, parseRules(rulesText), undefined, { maxNodes: 1_000_000 });
+      if (r.verdict !== 'won') continue;
+      expect(replay(deal, rulesText, r.moves!).won(), `${rulesText} deal ${n}`).toBe(true);
+      won++;
+    }
+    expect(won).toBeGreaterThanOrEqual(4);
   });
 });
