@@ -217,4 +217,40 @@ export class Oracle {
       won: this.won(),
     };
   }
+
+  /** A copy that shares nothing mutable with this one. */
+  clone(): Oracle {
+    const o = Object.create(Oracle.prototype) as Oracle;
+    Object.assign(o, this, {
+      columns: this.columns.map((col) => col.slice()),
+      foundations: this.foundations.map((f) => f.slice()),
+      waste: this.waste.slice(),
+      row: this.row.slice(),
+      pile: this.pile.slice(),
+    });
+    return o;
+  }
+}
+
+/**
+ * Can the game be won from here? A plain exhaustive search over the model's own legal moves
+ * (no pruning, no symmetry), remembering positions by their full observable form. For tiny
+ * decks only: it throws past `maxStates` positions.
+ */
+export function oracleWinnable(start: Oracle, maxStates = 200_000): { won: boolean; states: number } {
+  const seen = new Set<string>();
+  const search = (o: Oracle): boolean => {
+    if (o.won()) return true;
+    const key = JSON.stringify(o.observe());
+    if (seen.has(key)) return false;
+    seen.add(key);
+    if (seen.size > maxStates) throw new Error(`oracle search passed ${maxStates} positions`);
+    for (const m of o.legalMoves()) {
+      const next = o.clone();
+      next.apply(m);
+      if (search(next)) return true;
+    }
+    return false;
+  };
+  return { won: search(start), states: seen.size };
 }
