@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatCard, makeCard, type Card } from '../src/game/cards.js';
 import { checkDealCards, formatDealFile, type Deal } from '../src/game/deal.js';
@@ -214,5 +215,27 @@ describe('formatPysolBoard', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe("PySolFC's own code: 124 Limited games dealt by pysol_cards (test/fixtures/pysol)", () => {
+  // limited-goldens.txt was written by test/fixtures/pysol/deal_pysol.py, which deals with
+  // PySolFC's random module itself (the pysol_cards package PySolFC imports), not a port of it:
+  // Microsoft games 1-60 and ms1 .. ms8589934591, the switch to the Mersenne Twister at 32000,
+  // 10^20 - 1 and 10^20, and random numbers of both kinds.
+  const lines = readFileSync(new URL('./fixtures/pysol/limited-goldens.txt', import.meta.url), 'utf8').trim().split('\n');
+  it('every game deals the same columns and stock', () => {
+    expect(lines.length).toBe(124);
+    const wrong: string[] = [];
+    for (const line of lines) {
+      const [game, r1, r2, r3, st] = line.split('|') as [string, string, string, string, string];
+      const d = pysolDeal(game);
+      const mine = [row(d, 1), row(d, 2), row(d, 3), stock(d)].join('|');
+      if (mine !== [r1, r2, r3, st].join('|')) wrong.push(`${game}:\n  PySolFC ${[r1, r2, r3, st].join('|')}\n  ours    ${mine}`);
+    }
+    expect(wrong).toEqual([]);
+    // Both generators and both kinds of game number are in the file.
+    expect(lines.some((l) => l.startsWith('31999|')) && lines.some((l) => l.startsWith('32000|'))).toBe(true);
+    expect(lines.filter((l) => l.startsWith('ms')).length).toBeGreaterThan(10);
   });
 });
