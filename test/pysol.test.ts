@@ -14,6 +14,7 @@ import {
   pysolOrderedDeck,
   pysolShuffle,
 } from '../src/game/pysol.js';
+import { formatSolvitaireDeal } from '../src/game/solvitaire.js';
 
 const cols = (d: Deal): string => d.columns.map((c, k) => `${k + 1}: ${c.map(formatCard).join(' ')}`).join('  ');
 const stock = (d: Deal): string => d.stock.map(formatCard).join(' ');
@@ -237,5 +238,21 @@ describe("PySolFC's own code: 124 Limited games dealt by pysol_cards (test/fixtu
     // Both generators and both kinds of game number are in the file.
     expect(lines.some((l) => l.startsWith('31999|')) && lines.some((l) => l.startsWith('32000|'))).toBe(true);
     expect(lines.filter((l) => l.startsWith('ms')).length).toBeGreaterThan(10);
+  });
+});
+
+describe("Solvitaire's deal JSON (limited deal --format solvitaire)", () => {
+  it('columns top row first, the stock with the first card drawn last, tens as 10', () => {
+    const d = pysolDeal(1);
+    const j = JSON.parse(formatSolvitaireDeal(d)) as { 'tableau piles': string[][]; stock: string[] };
+    expect(Object.keys(j)).toEqual(['tableau piles', 'stock']);
+    expect(j['tableau piles'][0]).toEqual(['3D', '6C', 'AC']); // column 1: rows 1, 2, 3 (exposed last)
+    expect(j['tableau piles'][2]).toEqual(['JC', '10C', '2H']);
+    expect(j.stock).toHaveLength(68);
+    expect(j.stock[67]).toBe('6H'); // the first card drawn (PySolFC's first waste card)
+    expect(j.stock[0]).toBe('AC'); // the last
+    const back = (x: string): string => x.replace(/^10/, 'T');
+    expect(j['tableau piles'].map((col) => col.map(back).join(' '))).toEqual(d.columns.map((col) => col.map(formatCard).join(' ')));
+    expect(j.stock.map(back).reverse()).toEqual(d.stock.map(formatCard));
   });
 });

@@ -6,4 +6,5 @@ export * from './state.js';
 export * from './notation.js';
 export * from './verify.js';
 export * from './pysol.js';
+export * from './solvitaire.js';
 export * from './tactics.js';
