@@ -47,7 +47,6 @@ export class KeyPacker {
   readonly groupSize: number;
   readonly groupBits: number;
   private readonly runSpan: number;
-  private readonly maskWords: number;
   private readonly pool = new Int32Array(48);
   private readonly counts = new Int8Array(64);
   /** Bits of the last group (fewer columns when the groups do not divide the columns). */
@@ -76,7 +75,6 @@ export class KeyPacker {
     this.endBits = new Uint8Array(g.columns);
     for (let c = k - 1; c < g.columns; c += k) this.endBits[c] = this.groupBits;
     this.endBits[g.columns - 1] = this.lastGroupBits;
-    this.maskWords = (g.stockSize + 1 + 31) >>> 5;
     this.bits = g.stockSize + 1 + 3 + colBits;
     this.words = (this.bits + 31) >>> 5;
   }
@@ -230,13 +228,16 @@ export class KeyPacker {
       g.orig[c] = o;
     }
     // The mask: bits below S (the words also hold the sentinel and the rest of the key).
-    for (let i = 0; i < g.inPlayMask.length; i++) g.inPlayMask[i] = i < this.maskWords ? key[off + i]! : 0;
-    for (let i = S; i < 32 * g.inPlayMask.length; i++) g.inPlayMask[i >>> 5]! &= ~(1 << (i & 31));
+    const m = g.inPlayMask;
+    for (let i = 0; i < m.length; i++) {
+      const below = S - 32 * i; // bits of word i that lie below S
+      m[i] = below <= 0 ? 0 : below >= 32 ? key[off + i]! : key[off + i]! & ((1 << below) - 1);
+    }
     if (!phase2) {
       let ptr = S;
       while (ptr > 0 && !bit(key, off, ptr)) ptr--;
       // ptr is now the sentinel (bit S when the stock is empty); take it out of the mask.
-      if (ptr < S) g.inPlayMask[ptr >>> 5]! &= ~(1 << (ptr & 31));
+      if (ptr < S) m[ptr >>> 5]! &= ~(1 << (ptr & 31));
       g.phase = 1;
       g.stockPtr = ptr;
       let w = 0;
