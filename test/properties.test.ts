@@ -44,6 +44,14 @@ function checkCounts(g: Game, want: Int32Array, where: () => string): void {
   let home = 0;
   for (const f of g.found) home += f;
   if (home !== g.home) fail(`home ${g.home} but foundations hold ${home} (${where()})`);
+  // canHome reads a table that apply/undo keep: it must agree with the foundations.
+  for (let suit = 0; suit < 4; suit++) {
+    for (let r = 1; r <= g.ranks; r++) {
+      let takes = false;
+      for (let k = 0; k < g.packs; k++) if (g.found[suit * g.packs + k] === r - 1) takes = true;
+      if (g.canHome((suit << 4) | r) !== takes) fail(`canHome(${(suit << 4) | r}) is ${!takes}, the foundations say ${takes} (${where()})`);
+    }
+  }
   // the in-play mask (stock positions in the waste, or in the privileged row and the pile)
   const mask = new Uint32Array(g.inPlayMask.length);
   const set = (pos: number) => (mask[pos >>> 5]! |= 1 << (pos & 31));

@@ -76,6 +76,12 @@ export class Game {
   readonly orig: Uint8Array;
   /** Top rank of each foundation, suit s at s*packs .. s*packs+packs-1. */
   readonly found: Uint8Array;
+  /**
+   * For each card code, how many foundations of its suit stand one rank below it (so it can go
+   * home when this is not 0); kept by apply/undo, and by `syncFoundations` after `found` is set
+   * by hand.
+   */
+  private readonly homeable = new Uint8Array(CARD_CODES + 1);
   home = 0;
   phase = 1;
   stockPtr = 0;
@@ -93,6 +99,8 @@ export class Game {
   histLen = 0;
   /** Scratch of `generate`: columns taking each card code on top (bit per column), first space. */
   private readonly targets = new Uint16Array(CARD_CODES + 1);
+  /** Scratch of `generate`: each column's exposed card, 0 for an empty column. */
+  private readonly tops = new Uint8Array(48);
   private space = -1;
 
   constructor(deal: Deal, rules: Rules = deal.rules ?? BOOK) {
@@ -130,6 +138,7 @@ export class Game {
       this.orig[c] = col.length;
     }
     this.found.fill(0);
+    this.syncFoundations();
     this.home = 0;
     this.phase = 1;
     this.stockPtr = 0;
@@ -168,10 +177,19 @@ export class Game {
   }
 
   canHome(card: Card): boolean {
-    const f = (card >> 4) * this.packs;
-    const want = (card & 15) - 1;
-    const found = this.found;
-    return found[f] === want || (this.packs === 2 && found[f + 1] === want);
+    return this.homeable[card] !== 0;
+  }
+
+  /** Recomputes what `canHome` reads from `found` (call after setting `found` by hand). */
+  syncFoundations(): void {
+    const homeable = this.homeable;
+    homeable.fill(0);
+    for (let s = 0; s < 4; s++) {
+      for (let k = 0; k < this.packs; k++) {
+        const top = this.found[s * this.packs + k]!;
+        if (top < this.ranks) homeable[(s << 4) | (top + 1)]!++;
+      }
+    }
   }
 
   isWon(): boolean {
@@ -244,9 +262,7 @@ export class Game {
       const l = this.len[c]!;
       if (l !== 0 && (this.cols[c * h + l - 1]! & 15) === 1) return true;
     }
-    if (this.phase === 1) return this.wasteLen > 0 && (this.stockCards[this.waste[this.wasteLen - 1]!]! & 15) === 1;
-    for (let i = 0; i < this.privLen; i++) if ((this.stockCards[this.priv[i]!]! & 15) === 1) return true;
-    return false;
+    return this.freeAceOffLayout();
   }
 
   /**
@@ -280,34 +296,44 @@ export class Game {
    * and a column's only card is not offered a space.
    */
   generate(out: Int32Array, flags: number = GEN_ALL): number {
-    let n = this.aceMoves(out);
-    if (n > 0) return n;
     const h = this.height;
     const C = this.columns;
     const len = this.len;
     const cols = this.cols;
     const orig = this.orig;
+    const tops = this.tops;
     // targets[x]: bit d set when column d shows card x on top and takes a card on it.
     const targets = this.targets;
     const pairs = this.building === 1;
     const builds = this.building !== 0;
     let space = -1;
+    let ace = false;
     for (let c = 0; c < C; c++) {
       const l = len[c]!;
       if (l === 0) {
+        tops[c] = 0;
         if (space < 0) space = c;
         continue;
       }
+      const card = cols[c * h + l - 1]!;
+      tops[c] = card;
+      if ((card & 15) === 1) ace = true;
       const o = orig[c]!;
-      if (builds && !(pairs && l > (o > 0 ? o : 1))) targets[cols[c * h + l - 1]!]! |= 1 << c;
+      if (builds && !(pairs && l > (o > 0 ? o : 1))) targets[card]! |= 1 << c;
+    }
+    // Compulsory aces (rule 1): while one is free, only ace moves.
+    if (ace || this.freeAceOffLayout()) {
+      if (builds) for (let c = 0; c < C; c++) targets[tops[c]!] = 0;
+      return this.aceMoves(out);
     }
     this.space = space;
+    let n = 0;
     for (let c = 0; c < C; c++) {
       const l = len[c]!;
       if (l === 0) continue;
       const o = orig[c]!;
       const movable = !pairs || l <= (o > 0 ? o : 1);
-      n = this.cardMoves(out, n, c, cols[c * h + l - 1]!, c, movable, l === 1, flags);
+      n = this.cardMoves(out, n, c, tops[c]!, c, movable, l === 1, flags);
     }
     if (this.phase === 1) {
       if (this.wasteLen > 0) n = this.cardMoves(out, n, SRC_WASTE, this.stockCards[this.waste[this.wasteLen - 1]!]!, -1, true, false, flags);
@@ -324,8 +350,16 @@ export class Game {
         n = this.cardMoves(out, n, SRC_FIFTH, card, -1, true, false, flags);
       }
     }
-    if (builds) for (let c = 0; c < C; c++) if (len[c] !== 0) targets[cols[c * h + len[c]! - 1]!] = 0;
+    // Empty columns have top 0, and targets[0] is never read.
+    if (builds) for (let c = 0; c < C; c++) targets[tops[c]!] = 0;
     return n;
+  }
+
+  /** Is the waste top (phase 1) or a privileged card (phase 2) an ace? */
+  private freeAceOffLayout(): boolean {
+    if (this.phase === 1) return this.wasteLen > 0 && (this.stockCards[this.waste[this.wasteLen - 1]!]! & 15) === 1;
+    for (let i = 0; i < this.privLen; i++) if ((this.stockCards[this.priv[i]!]! & 15) === 1) return true;
+    return false;
   }
 
   /** Plays a legal packed move (no legality check: use `generate` or the verifier). */
@@ -375,6 +409,8 @@ export class Game {
         let f = (card >> 4) * this.packs;
         if (this.found[f] !== (card & 15) - 1) f++;
         this.found[f] = card & 15;
+        this.homeable[card]!--;
+        if ((card & 15) < this.ranks) this.homeable[card + 1]!++;
         this.home++;
         aux |= f << 12;
       } else {
@@ -411,6 +447,8 @@ export class Game {
     }
     if (dst === DST_FOUNDATION) {
       this.found[(aux >> 12) & 7]!--;
+      this.homeable[card]!++;
+      if ((card & 15) < this.ranks) this.homeable[card + 1]!--;
       this.home--;
     } else {
       this.len[dst]!--;

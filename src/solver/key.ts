@@ -277,6 +277,7 @@ export class KeyPacker {
       g.found[s * packs] = a;
       if (packs === 2) g.found[s * packs + 1] = b;
     }
+    g.syncFoundations();
     g.home = home;
     g.histLen = 0;
     return (head & 4) !== 0;
