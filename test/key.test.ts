@@ -280,6 +280,7 @@ describe('canonical and exact keys', () => {
     const mirrored = play(F, parseRules('book'), ['c1>f AS', 'c2>f AS', 'c3>f 2S']);
     mirrored.found[0] = 1;
     mirrored.found[1] = 2;
+    mirrored.syncFoundations();
     expect(mirrored.snapshot()).not.toBe(first.snapshot());
     expect(keyOf(mirrored)).toBe(keyOf(first));
     expect(legal(mirrored).length).toBe(legal(first).length);

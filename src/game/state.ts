@@ -1,6 +1,6 @@
 import { type Card, CARD_CODES } from './cards.js';
 import { type Deal } from './deal.js';
-import { type Rules, BOOK } from './rules.js';
+import { type Rules, BOOK, MAX_COLUMNS } from './rules.js';
 
 /*
  * Packed moves: one 32-bit integer, `src | dst << 6 | card << 12`.
@@ -100,7 +100,7 @@ export class Game {
   /** Scratch of `generate`: columns taking each card code on top (bit per column), first space. */
   private readonly targets = new Uint16Array(CARD_CODES + 1);
   /** Scratch of `generate`: each column's exposed card, 0 for an empty column. */
-  private readonly tops = new Uint8Array(48);
+  private readonly tops = new Uint8Array(MAX_COLUMNS);
   private space = -1;
 
   constructor(deal: Deal, rules: Rules = deal.rules ?? BOOK) {
