@@ -14,10 +14,12 @@ const cli = (args: string[], nodeArgs: string[] = []): Result => runCli(args, { 
 
 
 // Small deals (one pack of A-5, four columns of three) whose book verdicts the solver decides
-// in a few dozen nodes: deal 4 is won, deal 1 is unsolvable.
+// in a few dozen nodes: deal 4 is won, deal 1 is unsolvable (proved by LockBound before any
+// search), deal 15 too (proved by exhausting the search: 6,726 nodes).
 const SMALL = ['--size', '1x5,4x3'];
 const WON = '4';
 const UNSOLVABLE = '1';
+const UNSOLVABLE_BY_SEARCH = '15';
 
 let dir = '';
 withTempDir('limited-solve-', (d) => (dir = d));
@@ -53,11 +55,19 @@ describe('solve', () => {
     expect(v.status).toBe(0);
   });
 
-  it('an unsolvable deal', () => {
+  it('an unsolvable deal: proved by the search, or before it by LockBound (0 nodes)', () => {
     const r = cli(['solve', UNSOLVABLE, ...SMALL]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^verdict: +unsolvable\b/m);
+    expect(r.stdout).toMatch(/^verdict: +unsolvable \(proved before any search: cards that block one another keep it from being won; LockBound in docs\/SOLVER.md\)$/m);
+    expect(r.stdout).toMatch(/^nodes expanded: +0$/m);
     expect(r.stdout).not.toMatch(/^solution:/m);
+    const s = cli(['solve', UNSOLVABLE_BY_SEARCH, ...SMALL]);
+    expect(s.stdout).toMatch(/^verdict: +unsolvable \(the search was exhausted: no sequence of moves wins\)$/m);
+    expect(Number(/^nodes expanded: +(\d+)$/m.exec(s.stdout)?.[1])).toBeGreaterThan(1000);
+    expect((JSON.parse(cli(['solve', UNSOLVABLE_BY_SEARCH, ...SMALL, '--json']).stdout) as { proof: string }).proof).toBe('search');
+    // A full-size deal that depth-first search needs 7.5 M nodes to prove lost.
+    const full = JSON.parse(cli(['solve', '15', '--json']).stdout) as { verdict: string; proof: string; nodes: number };
+    expect(full).toMatchObject({ verdict: 'unsolvable', proof: 'locks', nodes: 0 });
   });
 
   it('a node limit on a full deal gives unknown, naming the limit (exit 0)', () => {
@@ -69,11 +79,11 @@ describe('solve', () => {
   });
 
   it('a time budget given alone lifts the node limit; given with --max-nodes, the first to run out stops', () => {
-    // Deal 15 is unsolvable, proved only after millions of nodes: `fast` (1 M nodes) runs out of
-    // nodes well within 60 s, unless the time budget alone is the limit.
-    const alone = JSON.parse(cli(['solve', '15', '--preset', 'fast', '--max-seconds', '1.5', '--json']).stdout) as { limit: string; nodes: number };
+    // Deal 9 is undecided after 60 M nodes: `fast` (1 M nodes) runs out of nodes well within
+    // 60 s, unless the time budget alone is the limit.
+    const alone = JSON.parse(cli(['solve', '9', '--preset', 'fast', '--max-seconds', '1.5', '--json']).stdout) as { limit: string; nodes: number };
     expect(alone.limit).toBe('time');
-    const both = JSON.parse(cli(['solve', '15', '--preset', 'fast', '--max-seconds', '60', '--max-nodes', '20000', '--json']).stdout) as { limit: string; nodes: number };
+    const both = JSON.parse(cli(['solve', '9', '--preset', 'fast', '--max-seconds', '60', '--max-nodes', '20000', '--json']).stdout) as { limit: string; nodes: number };
     expect(both.limit).toBe('nodes');
     expect(both.nodes).toBe(20_000);
   });
@@ -97,6 +107,8 @@ describe('solve', () => {
     expect(unknown.verdict).toBe('unknown');
     expect(unknown.limit).toBe('nodes');
     expect(unknown.solution).toBeNull();
+    expect(unknown.proof).toBeNull();
+    expect(j.proof).toBeNull();
   });
 
   it('best-first with a heuristic also wins the small deal', () => {

@@ -161,6 +161,8 @@ export interface SolveReport {
   verdict: SolveResult['verdict'];
   /** 'nodes' | 'time' | 'memory' for unknown, else null. */
   limit: SolveResult['limit'] | null;
+  /** For unsolvable: 'search' (a complete search was exhausted) or 'locks' (proved before any search); else null. */
+  proof: 'search' | 'locks' | null;
   nodes: number;
   states: number;
   seconds: number;
@@ -180,6 +182,7 @@ export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveRe
     options: opts,
     verdict: res.verdict,
     limit: res.verdict === 'unknown' ? (res.limit ?? null) : null,
+    proof: res.verdict === 'unsolvable' ? (res.proof ?? 'search') : null,
     nodes: res.nodes,
     states: res.states,
     seconds: Math.round(res.seconds * 1e6) / 1e6,
@@ -209,7 +212,9 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
     rep.verdict === 'won'
       ? 'won'
       : rep.verdict === 'unsolvable'
-        ? 'unsolvable (the search was exhausted: no sequence of moves wins)'
+        ? rep.proof === 'locks'
+          ? 'unsolvable (proved before any search: cards that block one another keep it from being won; LockBound in docs/SOLVER.md)'
+          : 'unsolvable (the search was exhausted: no sequence of moves wins)'
         : `unknown (${limitText(res.limit, opts)})`;
   const lines = [
     `${rep.deal[0]!.toUpperCase()}${rep.deal.slice(1)} · rules ${rep.rules} · size ${rep.size}`,
@@ -289,10 +294,13 @@ export function registerSolve(program: Command): void {
         'nodes per second, bytes per stored state and the most cards home in any position\n' +
         "searched. 'won' comes with its solution, one move a line with its card, replayed by the\n" +
         "verifier before it is printed; 'unsolvable' means the whole search space was exhausted\n" +
-        "(sound pruning only); 'unknown' names the limit that ran out (nodes, time or memory).\n" +
+        "(sound pruning only), or that the deal was proved lost before any search by which cards\n" +
+        "block which (LockBound; 0 nodes); 'unknown' names the limit that ran out (nodes, time or\n" +
+        'memory).\n' +
         'With --pairing or --spaces the solver plays a smaller game, keeping to the tactic: won\n' +
         "then means a player keeping to it can win, unsolvable that no such player can.\n" +
-        "--json fields: deal, rules, size, options, verdict, limit, nodes, states, seconds,\n" +
+        "--json fields: deal, rules, size, options, verdict, limit, proof ('search' or 'locks' for\n" +
+        'unsolvable, else null), nodes, states, seconds,\n' +
         'nodesPerSecond, bytesPerState, bestHome, cards, solution (array of moves, or null).\n' +
         'Exit status: 0 for any verdict (won, unsolvable, unknown), 2 bad input, 3 if a solution\n' +
         'fails to verify (a solver bug: one line "limited: internal error: ...").\n' +
