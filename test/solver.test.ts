@@ -19,6 +19,7 @@ import { KeyPacker } from '../src/solver/key.js';
 import { LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { RULE_VARIANTS } from './helpers.js';
+import { type Tactics } from '../src/game/tactics.js';
 import { referenceSolve } from './reference.js';
 
 /** The rule variants cross-checked (test/helpers.ts). */
@@ -601,6 +602,53 @@ describe('LockBound', () => {
     expect(plain.nodes).toBeGreaterThan(1_000_000);
     // Won deals are not touched: the search runs as before.
     expect(new LockBound(new Game(dealFromNumber(1, FULL_SIZE), BOOK)).check()).toBe(LOCK_SPACES);
+  });
+
+  it('under tactics (a smaller game) it stays sound and proves more: restricted searches agree with it on and off', () => {
+    // Pairing never / cautious and spaces never / hold restrict the player's moves, and the
+    // bound reads them (no target, top-row targets only, no space ever, no space in the first
+    // deal). Every position of a restricted winning line must pass it, and the restricted
+    // complete search must give the same verdict with it as without it.
+    const restrictions: Tactics[] = [
+      { pairing: 'never', spaces: 'eager' }, { pairing: 'cautious', spaces: 'eager' }, { pairing: 'always', spaces: 'hold' },
+      { pairing: 'always', spaces: 'never' }, { pairing: 'cautious', spaces: 'hold' }, { pairing: 'never', spaces: 'never' },
+    ];
+    const solver = new Solver();
+    let positions = 0;
+    let byLocks = 0;
+    let unsolvable = 0;
+    for (const sizeText of ['1x6 5x3', '2x4 3x3']) {
+      const size = parseSize(sizeText);
+      for (const variant of ['book', 'building=none', 'privileged=1', 'second-deal=none']) {
+        const rules = parseRules(variant);
+        for (const tactics of restrictions) {
+          for (let n = 0; n < 25; n++) {
+            const what = `${sizeText} ${variant} ${tactics.pairing}/${tactics.spaces} deal ${n}`;
+            const deal = dealFromNumber(n, size);
+            const plain = solver.solve(deal, rules, { ...GENEROUS, tactics, lockBound: false });
+            const withLocks = solver.solve(deal, rules, { ...GENEROUS, tactics });
+            expect(withLocks.verdict, what).toBe(plain.verdict);
+            if (withLocks.proof === 'locks') byLocks++;
+            if (plain.verdict === 'unsolvable') unsolvable++;
+            if (plain.verdict !== 'won') continue;
+            const g = new Game(deal, rules);
+            const bound = new LockBound(g);
+            plain.moves!.forEach((m, i) => {
+              g.apply(m);
+              positions++;
+              expect(bound.check(tactics), `${what}: after move ${i + 1}`).not.toBe(LOCK_LOST);
+            });
+          }
+        }
+      }
+    }
+    expect(positions).toBeGreaterThan(10_000);
+    expect(byLocks).toBeGreaterThan(unsolvable / 2);
+    // Full size: spaces never proves most deals lost at once; the free game does not.
+    let never = 0;
+    for (let n = 1; n <= 20; n++) if (new LockBound(new Game(dealFromNumber(n, FULL_SIZE), BOOK)).lost({ pairing: 'always', spaces: 'never' })) never++;
+    expect(never).toBeGreaterThan(5);
+    expect(new LockBound(new Game(dealFromNumber(1, FULL_SIZE), BOOK)).lost()).toBe(false);
   });
 
   it('gives up once a space has been made, and is off under building=suit', () => {

@@ -1,4 +1,5 @@
 import { type Game } from '../game/state.js';
+import { type Tactics, NO_RESTRICTION } from '../game/tactics.js';
 
 /** `LockBound.check` answers: the position is lost; not proven; or the test gave up (a space may appear). */
 export const LOCK_LOST = 1;
@@ -44,6 +45,16 @@ export const LOCK_SPACES = 2;
  * position with an empty column or a card placed in one. So does it under building=suit, where
  * any card can move onto a run (the test is off).
  *
+ * Tactics (src/game/tactics.ts), when the solver plays the smaller game of a player who keeps
+ * to them, make L stricter, and each is a restriction of the real moves, so L stays a
+ * relaxation: under pairing `never` no card is released by a target; under `cautious` only by
+ * a target that is the last card of its column (a dealt card of the top row; a pair onto a
+ * longer column is allowed only when the cover could go home at once, and then it is released
+ * anyway); under spaces `never` no card ever goes into a space, so L never gives up on that
+ * account (an empty column is only a hole), and under `hold` (or with no second deal, where
+ * `hold` is `never`) not in the first deal, so L gives up only when the second deal starts with
+ * a column that could be emptied by then.
+ *
  * Checked like the other bounds (test/solver.test.ts): no position on a winning line of a small
  * deal is ever called lost, and every search with it gives the exhaustive reference's verdicts.
  */
@@ -53,12 +64,20 @@ export class LockBound {
   private readonly homeAtStart = new Int8Array(64);
   private readonly free = new Int8Array(64);
   private readonly target = new Int8Array(64);
+  /** The same, counting only dealt cards of the top row (the last card of their column). */
+  private readonly topTarget = new Int8Array(64);
   private readonly wait = new Int8Array(64);
   /** The index of the card at which each column's free part stops (-1: all free). */
   private readonly stop: Int8Array;
   private readonly waste: Uint8Array;
   private wasteLen = 0;
   private waiting = 0;
+  /** The tactics of the check under way: targets (0 none, 1 top-row cards only, 2 all), and when spaces count. */
+  private targets = 2;
+  /** 0: a space may take a card now; 1: not before the second deal; 2: never. */
+  private noSpaces = 0;
+  /** A column could be emptied (spaces held until the second deal). */
+  private emptied = false;
   readonly enabled: boolean;
 
   constructor(private readonly g: Game) {
@@ -67,21 +86,28 @@ export class LockBound {
     this.enabled = g.building !== 2;
   }
 
-  /** True when the position is proven lost (false: not proven). */
-  lost(): boolean {
-    return this.check() === LOCK_LOST;
+  /** True when the position is proven lost (false: not proven), for a player keeping to `tactics`. */
+  lost(tactics: Tactics = NO_RESTRICTION): boolean {
+    return this.check(tactics) === LOCK_LOST;
   }
 
-  /** LOCK_LOST when the position is proven lost, else LOCK_OPEN or LOCK_SPACES (not proven). */
-  check(): number {
+  /**
+   * LOCK_LOST when the position is proven lost, else LOCK_OPEN or LOCK_SPACES (not proven), for
+   * a player keeping to `tactics` (as restrictions: see the class comment).
+   */
+  check(tactics: Tactics = NO_RESTRICTION): number {
     const g = this.g;
     if (!this.enabled) return LOCK_OPEN;
+    this.targets = g.building !== 1 || tactics.pairing === 'never' ? 0 : tactics.pairing === 'cautious' ? 1 : 2;
+    this.noSpaces = tactics.spaces === 'never' || (tactics.spaces === 'hold' && !g.secondDeal) ? 2 : tactics.spaces === 'hold' && g.phase === 1 ? 1 : 0;
+    this.emptied = false;
     const home = this.home;
     const free = this.free;
     const target = this.target;
     home.fill(0);
     free.fill(0);
     target.fill(0);
+    this.topTarget.fill(0);
     this.wait.fill(0);
     this.waiting = 0;
     this.wasteLen = 0;
@@ -92,11 +118,12 @@ export class LockBound {
         for (let r = 1; r <= top; r++) home[(s << 4) | r]!++;
       }
     this.homeAtStart.set(home);
-    for (let c = 0; c < g.columns; c++) if (g.orig[c] === 0) return LOCK_SPACES;
     for (let c = 0; c < g.columns; c++) {
+      // A card placed in a space, or a space that may take one: give up.
+      if (g.orig[c] === 0 && (g.len[c]! > 0 || this.noSpaces === 0)) return LOCK_SPACES;
       this.stop[c] = g.len[c]!;
-      if (this.advance(c)) return LOCK_SPACES;
     }
+    for (let c = 0; c < g.columns; c++) if (this.advance(c) && this.spaceMayCome()) return LOCK_SPACES;
     const stockCards = g.stockCards;
     if (g.phase === 1) {
       for (let i = 0; i < g.wasteLen; i++) this.waste[this.wasteLen++] = stockCards[g.waste[i]!]!;
@@ -104,6 +131,12 @@ export class LockBound {
       for (let p = g.stockPtr; p < g.stockSize; p++) {
         this.waste[this.wasteLen++] = stockCards[p]!;
         if (this.settle()) return LOCK_SPACES;
+      }
+      // Spaces held through the first deal may take cards once a real line redeals, which it
+      // may do even when L's waste is empty (the real waste holds more).
+      if (this.noSpaces === 1) {
+        if (this.emptied) return LOCK_SPACES;
+        this.noSpaces = 0;
       }
       if (g.secondDeal && this.wasteLen > 0) {
         // The redeal: the waste, first card discarded first, is the pile.
@@ -141,19 +174,29 @@ export class LockBound {
   }
 
   /**
+   * A column could be emptied now: true when a space may then take a card (give up); with
+   * spaces held until the second deal, noted for the redeal.
+   */
+  private spaceMayCome(): boolean {
+    if (this.noSpaces === 0) return true;
+    this.emptied = true;
+    return false;
+  }
+
+  /**
    * Released: an ace, a foundation could take it, or (not a pair's cover) a target has come
    * free in another column than `col` (-1: the card is not in a column).
    */
   private released(card: number, cover: boolean, col: number = -1): boolean {
     const r = card & 15;
     if (r === 1 || this.home[card - 1]! > this.homeAtStart[card]!) return true;
-    if (cover || this.g.building !== 1 || r === this.g.ranks) return false;
-    let n = this.target[card + 1]!;
+    if (cover || this.targets === 0 || r === this.g.ranks) return false;
+    let n = this.targets === 2 ? this.target[card + 1]! : this.topTarget[card + 1]!;
     if (n > 0 && col >= 0) {
       // Targets in the card's own column lie below it: they must be gone before it can move.
       const g = this.g;
       const base = col * g.height;
-      for (let i = Math.max(this.stop[col]!, 0) + 1; i < g.orig[col]!; i++) if (g.cols[base + i] === card + 1) n--;
+      for (let i = Math.max(this.stop[col]!, 0) + 1; i < g.orig[col]!; i++) if (g.cols[base + i] === card + 1 && (this.targets === 2 || i === 0)) n--;
     }
     return n > 0;
   }
@@ -182,12 +225,12 @@ export class LockBound {
       this.free[card]!++;
       // A dealt card that comes free is a target for the card below it in its suit (a
       // pair's cover never takes a pair).
-      if (i < cover) this.target[card]!++;
-      this.stop[c] = i;
-      if (!this.released(card, i >= cover, c)) {
-        this.stop[c] = i;
-        return false;
+      if (i < cover) {
+        this.target[card]!++;
+        if (i === 0) this.topTarget[card]!++;
       }
+      this.stop[c] = i;
+      if (!this.released(card, i >= cover, c)) return false;
     }
   }
 
@@ -238,7 +281,7 @@ export class LockBound {
       for (let c = 0; c < g.columns; c++) {
         const before = this.stop[c]!;
         if (before < 0) continue;
-        if (this.advance(c)) return true;
+        if (this.advance(c) && this.spaceMayCome()) return true;
         if (this.stop[c] !== before) moved = true;
       }
       if (!moved) return false;

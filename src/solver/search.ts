@@ -18,7 +18,8 @@ export type Verdict = 'won' | 'unsolvable' | 'unknown';
 /**
  * dfs and best are complete (they end in a proof when they finish); rollout is not: it plays
  * the deal forward move by move, choosing each move by a small depth-first look-ahead, so it
- * answers won or unknown only (see `Solver.rollout`).
+ * answers won or unknown only (see `Solver.rollout`). Any of them answers unsolvable, with no
+ * node expanded, when LockBound proves the deal lost before it starts (`lockBound`).
  */
 export type SearchKind = 'dfs' | 'best' | 'rollout';
 
@@ -397,7 +398,7 @@ export class Solver {
 
   /** The search `o` asks for, after LockBound at the root (`SolveOptions.lockBound`). */
   private *search(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
-    if (o.lockBound && this.lockBound.lost())
+    if (o.lockBound && this.lockBound.lost(o.tactics))
       return { verdict: 'unsolvable', proof: 'locks', nodes: 0, states: 0, bytesPerState: 0, bestHome: this.g.home, moves: null };
     return yield* o.search === 'best' ? this.bestFirst(o, t0) : o.search === 'rollout' ? this.rollout(o, t0) : this.dfs(o, t0);
   }
