@@ -12,7 +12,8 @@
  * For each rules x search x heuristic (heuristics apply to best-first only), each deal is
  * solved once, in this process, one deal after another, with `--budget-seconds` (and
  * `--max-nodes` when given) as the limits and `--max-memory` as the table's memory cap. The
- * table has one row per combination: decided % (won + unsolvable), won %, unknown %, the
+ * table has one row per combination: decided % (won + unsolvable), won %, unsolvable % (with the
+ * share proved by LockBound before any search), unknown %, the
  * median / mean / max of nodes expanded and of milliseconds per deal, nodes per second (all
  * nodes over all seconds) and the mean bytes per stored state (over all states stored, so a
  * deal decided in 40 states, whose table is mostly its initial index, does not swamp it). Markdown on stdout (and in
@@ -126,6 +127,8 @@ interface Row {
   verdicts: Record<Verdict, number>;
   limits: { nodes: number; time: number; memory: number };
   errors: number;
+  /** Unsolvable verdicts proved by LockBound before any search. */
+  byLocks: number;
   nodes: number[];
   ms: number[];
   /** Table bytes (bytes per state x states) and states, summed over the deals. */
@@ -146,7 +149,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
     : { search: search as SearchKind, ...budget, ...(search === 'best' ? { heuristic } : {}) };
   const row: Row = {
     rules: label, deals: dealsLabel, search, heuristic: search === 'best' ? heuristic : '–',
-    verdicts: { won: 0, unsolvable: 0, unknown: 0 }, limits: { nodes: 0, time: 0, memory: 0 }, errors: 0,
+    verdicts: { won: 0, unsolvable: 0, unknown: 0 }, limits: { nodes: 0, time: 0, memory: 0 }, errors: 0, byLocks: 0,
     nodes: [], ms: [], tableBytes: 0, states: 0, totalNodes: 0, totalSeconds: 0,
   };
   for (let i = 0; i < deals.length; i++) {
@@ -154,6 +157,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
     try {
       const r = solveWith(solver, deals[i]!, rules, opts);
       row.verdicts[r.verdict]++;
+      if (r.proof === 'locks') row.byLocks++;
       if (r.verdict === 'unknown' && r.limit) row.limits[r.limit]++;
       row.nodes.push(r.nodes);
       row.ms.push(r.seconds * 1000);
@@ -221,13 +225,14 @@ const lines: string[] = [
   `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers 1..${DEALS}` : `deal numbers 1..${DEALS}`}`).join('; ')}`,
   `- wall time: ${wall.toFixed(1)} s`,
   '',
-  '| rules | deals | search | heuristic | decided % | won % | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',
-  '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',
+  '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 for (const r of rows) {
   const n = r.verdicts.won + r.verdicts.unsolvable + r.verdicts.unknown + r.errors;
   lines.push(
     `| ${r.rules} | ${r.deals} | ${r.search} | ${r.heuristic} | ${pct(r.verdicts.won + r.verdicts.unsolvable, n)} | ${pct(r.verdicts.won, n)} | ` +
+      `${pct(r.verdicts.unsolvable, n)} (${pct(r.byLocks, n)}) | ` +
       `${pct(r.verdicts.unknown, n)} (${r.limits.nodes}/${r.limits.time}/${r.limits.memory}) | ` +
       `${int(median(r.nodes))} / ${int(mean(r.nodes))} / ${int(max(r.nodes))} | ` +
       `${ms(median(r.ms))} / ${ms(mean(r.ms))} / ${ms(max(r.ms))} | ` +
@@ -236,8 +241,9 @@ for (const r of rows) {
 }
 lines.push(
   '',
-  'decided = won + unsolvable (the search exhausted, sound pruning only); unknown = a budget ran out',
-  '(counts by limit in brackets); errors = solutions that failed to verify (solver bugs).',
+  'decided = won + unsolvable; unsolvable = proved: a complete search exhausted (sound pruning only),',
+  'or LockBound before any search (that share in brackets); unknown = a budget ran out (counts by',
+  'limit in brackets); errors = solutions that failed to verify (solver bugs).',
   'nodes/s = all nodes expanded / all seconds searched; bytes/state = the mean over all stored',
   "states of each deal's table bytes per state (its keys, and the index its states need),",
   'weighted by its states.',

@@ -287,8 +287,11 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     expect(none.status, none.stderr).toBe(0);
     expect(rows(none.stdout).map((r) => r[2])).toEqual(['dfs']);
     // The same node-budgeted dfs row both times (decided %, then the node figures).
-    const dfsLine = (s: string): string => s.split('\n').find((l) => l.startsWith('| book | 1..2 | dfs '))!.split('|').slice(1, 9).join('|');
+    const dfsLine = (s: string): string => s.split('\n').find((l) => l.startsWith('| book | 1..2 | dfs '))!.split('|').slice(1, 10).join('|');
     expect(dfsLine(none.stdout)).toBe(dfsLine(a.stdout));
+    // Neither deal is lost: no unsolvable verdict, none by LockBound.
+    expect(dfsLine(a.stdout)).toContain('| 0.0 (0.0) |');
+    expect(a.stdout).toContain('| unsolvable % (by LockBound) |');
   });
 
   it('bad options, here and in the batch bench: exit 2, one line', () => {
