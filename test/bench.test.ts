@@ -123,6 +123,18 @@ describe('paired statistics', () => {
     expect(s.nodesPerSecond).toBeCloseTo(100_000, 6);
   });
 
+  it('deals both decided with no node (LockBound, before any search) count as decided by both and as ties, not in the node ratio', () => {
+    const c = (verdict: BenchCell['verdict'], nodes: number): BenchCell => ({ verdict, nodes, ms: nodes / 100 });
+    const base = [c('unsolvable', 0), c('unsolvable', 0), c('unsolvable', 0), c('won', 100), c('won', 100)];
+    const other = [c('unsolvable', 0), c('unsolvable', 0), c('unsolvable', 0), c('won', 50), c('won', 40)];
+    const p = pairedComparison(base, other);
+    expect(p.both).toBe(5);
+    // Over deals 4 and 5 only (0.5 and 0.4); counting the three 0/0 deals as 1 would give 1.
+    expect(p.medianNodeRatio).toBeCloseTo(0.45, 12);
+    expect([p.better, p.worse, p.ties]).toEqual([2, 0, 3]);
+    expect(pairedComparison(base.slice(0, 3), other.slice(0, 3)).medianNodeRatio).toBeNull();
+  });
+
   it('no deal decided by both: no node ratio', () => {
     const p = pairedComparison([{ verdict: 'unknown', nodes: 9, ms: 1 }], [{ verdict: 'won', nodes: 3, ms: 1 }]);
     expect(p.medianNodeRatio).toBeNull();

@@ -83,7 +83,11 @@ export interface Paired {
   readonly onlyBase: number;
   /** Deals both decided. */
   readonly both: number;
-  /** Median over the deals both decided of nodes(this) / nodes(baseline); null when there are none. Below 1: this needs fewer. */
+  /**
+   * Median over the deals both decided of nodes(this) / nodes(baseline), leaving out those both
+   * decided with no node at all (LockBound proved them lost before any search: they say nothing
+   * of a heuristic); null when there are none. Below 1: this needs fewer.
+   */
   readonly medianNodeRatio: number | null;
   /** Deals on which this did better, worse, the same (see the module's comment). */
   readonly better: number;
@@ -101,6 +105,7 @@ export function pairedComparison(base: readonly BenchCell[], other: readonly Ben
   let better = 0;
   let worse = 0;
   let ties = 0;
+  let both = 0;
   const ratios: number[] = [];
   for (let i = 0; i < base.length; i++) {
     const a = base[i]!;
@@ -115,7 +120,8 @@ export function pairedComparison(base: readonly BenchCell[], other: readonly Ben
       worse++;
     } else if (!da && !db) ties++;
     else {
-      ratios.push(a.nodes > 0 ? b.nodes / a.nodes : b.nodes > 0 ? Infinity : 1);
+      both++;
+      if (a.nodes > 0 || b.nodes > 0) ratios.push(a.nodes > 0 ? b.nodes / a.nodes : Infinity);
       if (b.nodes < a.nodes) better++;
       else if (b.nodes > a.nodes) worse++;
       else ties++;
@@ -125,7 +131,7 @@ export function pairedComparison(base: readonly BenchCell[], other: readonly Ben
   return {
     onlyThis,
     onlyBase,
-    both: ratios.length,
+    both,
     medianNodeRatio: ratios.length > 0 ? percentile(sorted, 0.5) : null,
     better,
     worse,
