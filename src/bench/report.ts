@@ -99,7 +99,7 @@ export function formatReport(r: BenchResult): string {
       ),
     );
     out.push(
-      `(only it / only ${base}: deals one of the two decided; node ratio: median over the deals both decided of nodes(it) / nodes(${base}), ` +
+      `(only it / only ${base}: deals one of the two decided; node ratio: median over the deals both decided (and not both before any search) of nodes(it) / nodes(${base}), ` +
         `below 1 = fewer nodes; better: decided where ${base} did not, or both decided in fewer nodes; sign test: exact two-sided binomial, better against worse)`,
     );
   }
