@@ -602,6 +602,11 @@ describe('LockBound', () => {
     expect(plain.nodes).toBeGreaterThan(1_000_000);
     // Won deals are not touched: the search runs as before.
     expect(new LockBound(new Game(dealFromNumber(1, FULL_SIZE), BOOK)).check()).toBe(LOCK_SPACES);
+    // Golden: the book deals of 1-300 it proves lost (a change to the bound changes this list;
+    // the rollout with 4 M nodes got at most 26 cards home on any of them).
+    const proved: number[] = [];
+    for (let n = 1; n <= 300; n++) if (new LockBound(new Game(dealFromNumber(n, FULL_SIZE), BOOK)).lost()) proved.push(n);
+    expect(proved).toEqual([15, 42, 72, 88, 101, 141, 165, 245]);
   });
 
   it('under tactics (a smaller game) it stays sound and proves more: restricted searches agree with it on and off', () => {
