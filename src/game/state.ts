@@ -192,6 +192,16 @@ export class Game {
     }
   }
 
+  /** Writes into `out[card]` how many copies of each card are home (what the foundations' tops imply). */
+  homeCounts(out: Int8Array): void {
+    out.fill(0);
+    for (let s = 0; s < 4; s++)
+      for (let k = 0; k < this.packs; k++) {
+        const top = this.found[s * this.packs + k]!;
+        for (let r = 1; r <= top; r++) out[(s << 4) | r]!++;
+      }
+  }
+
   isWon(): boolean {
     return this.home === this.total;
   }

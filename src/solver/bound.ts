@@ -127,17 +127,10 @@ export class PileBound {
     const home = this.home;
     const layout = this.layout;
     const buffer = this.buffer;
-    const packs = g.packs;
-    const found = g.found;
-    home.fill(0);
     layout.fill(0);
     buffer.fill(0);
     this.homeLayout.fill(0);
-    for (let s = 0; s < 4; s++)
-      for (let k = 0; k < packs; k++) {
-        const top = found[s * packs + k]!;
-        for (let r = 1; r <= top; r++) home[(s << 4) | r]!++;
-      }
+    g.homeCounts(home);
     // The game's arrays in locals: read through `g` in the loops, they are loaded again at
     // every step (a store into a typed array may, for the compiler, have changed them).
     const h = g.height;

@@ -104,19 +104,13 @@ export class LockBound {
     const home = this.home;
     const free = this.free;
     const target = this.target;
-    home.fill(0);
     free.fill(0);
     target.fill(0);
     this.topTarget.fill(0);
     this.wait.fill(0);
     this.waiting = 0;
     this.wasteLen = 0;
-    const packs = g.packs;
-    for (let s = 0; s < 4; s++)
-      for (let k = 0; k < packs; k++) {
-        const top = g.found[s * packs + k]!;
-        for (let r = 1; r <= top; r++) home[(s << 4) | r]!++;
-      }
+    g.homeCounts(home);
     this.homeAtStart.set(home);
     for (let c = 0; c < g.columns; c++) {
       // A card placed in a space, or a space that may take one: give up.

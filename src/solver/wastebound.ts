@@ -59,7 +59,6 @@ export class WasteBound {
     if (!this.enabled || g.wasteLen === 0) return false;
     const { home, free, homeFree, pool, covered, onBase, onSpace } = this;
     const packs = g.packs;
-    home.fill(0);
     free.fill(0);
     homeFree.fill(0);
     covered.fill(0);
@@ -67,11 +66,7 @@ export class WasteBound {
     onSpace.fill(0);
     this.spacesUsed = 0;
     this.spacesKnown = -1;
-    for (let s = 0; s < 4; s++)
-      for (let k = 0; k < packs; k++) {
-        const top = g.found[s * packs + k]!;
-        for (let r = 1; r <= top; r++) home[(s << 4) | r]!++;
-      }
+    g.homeCounts(home);
     const h = g.height;
     for (let c = 0; c < g.columns; c++) for (let i = 0; i < g.len[c]!; i++) free[g.cols[c * h + i]!]!++;
     for (let i = g.stockPtr; i < g.stockSize; i++) free[g.stockCards[i]!]!++;
