@@ -132,27 +132,37 @@ export class LockBound {
         if (this.emptied) return LOCK_SPACES;
         this.noSpaces = 0;
       }
-      if (g.secondDeal && this.wasteLen > 0) {
-        // The redeal: the waste, first card discarded first, is the pile.
-        const n = this.wasteLen;
-        this.wasteLen = 0;
-        for (let i = 0; i < n; i++) {
-          const lost = this.arrive(this.waste[i]!);
-          if (lost) return LOCK_LOST;
-          if (this.settle()) return LOCK_SPACES;
-        }
+      // The redeal: the waste, first card discarded first, is the pile.
+      if (g.secondDeal) {
+        const r = this.pile(this.wasteLen);
+        if (r !== LOCK_OPEN) return r;
       }
     } else {
-      for (let i = 0; i < g.privLen; i++) if (this.arrive(stockCards[g.priv[i]!]!)) return LOCK_LOST;
+      // The row as it stands, then the pile, in the order they came off it.
+      let n = 0;
+      for (let i = 0; i < g.privLen; i++) this.waste[n++] = stockCards[g.priv[i]!]!;
+      for (let i = g.pileNext; i < g.wasteLen; i++) this.waste[n++] = stockCards[g.waste[i]!]!;
       if (this.settle()) return LOCK_SPACES;
-      for (let i = g.pileNext; i < g.wasteLen; i++) {
-        if (this.arrive(stockCards[g.waste[i]!]!)) return LOCK_LOST;
-        if (this.settle()) return LOCK_SPACES;
-      }
+      const r = this.pile(n);
+      if (r !== LOCK_OPEN) return r;
     }
     let n = 0;
     for (let c = 0; c < 64; c++) n += home[c]!;
     return n < g.total ? LOCK_LOST : LOCK_OPEN;
+  }
+
+  /**
+   * Runs the second deal's cards `waste[0 .. n)` through the row in order, L playing all it
+   * can after each: LOCK_LOST when the row overflows, LOCK_SPACES when L gives up, else
+   * LOCK_OPEN. (Cards already in the row never overflow it: at most `privileged` of them.)
+   */
+  private pile(n: number): number {
+    this.wasteLen = 0;
+    for (let i = 0; i < n; i++) {
+      if (this.arrive(this.waste[i]!)) return LOCK_LOST;
+      if (this.settle()) return LOCK_SPACES;
+    }
+    return LOCK_OPEN;
   }
 
   /** A card comes off the pile (or into the row): free if released, else it waits; true when the row overflows. */
@@ -185,12 +195,14 @@ export class LockBound {
     const r = card & 15;
     if (r === 1 || this.home[card - 1]! > this.homeAtStart[card]!) return true;
     if (cover || this.targets === 0 || r === this.g.ranks) return false;
-    let n = this.targets === 2 ? this.target[card + 1]! : this.topTarget[card + 1]!;
+    if (this.targets === 1) return this.topTarget[card + 1]! > 0;
+    let n = this.target[card + 1]!;
     if (n > 0 && col >= 0) {
       // Targets in the card's own column lie below it: they must be gone before it can move.
+      // (A top-row target never lies below a card of its column.)
       const g = this.g;
       const base = col * g.height;
-      for (let i = Math.max(this.stop[col]!, 0) + 1; i < g.orig[col]!; i++) if (g.cols[base + i] === card + 1 && (this.targets === 2 || i === 0)) n--;
+      for (let i = Math.max(this.stop[col]!, 0) + 1; i < g.orig[col]!; i++) if (g.cols[base + i] === card + 1) n--;
     }
     return n > 0;
   }
