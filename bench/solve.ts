@@ -17,7 +17,9 @@
  * median / mean / max of nodes expanded and of milliseconds per deal, nodes per second (all
  * nodes over all seconds) and the mean bytes per stored state (over all states stored, so a
  * deal decided in 40 states, whose table is mostly its initial index, does not swamp it). Markdown on stdout (and in
- * `--out FILE`); progress on stderr only when stderr is a terminal.
+ * `--out FILE`); progress on stderr only when stderr is a terminal. `--csv FILE` also writes
+ * one row a deal and combination (verdict, proof, limit, nodes, states, ms, cards home at
+ * best), so that two builds can be compared deal by deal and the undecided deals listed.
  *
  * An untimed warm-up (each search on deal 1 of each rules, 0.3 s at most) comes first.
  * With a node budget and no time budget that binds, the node counts are deterministic:
@@ -32,6 +34,7 @@ import {
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
 import { benchArgs } from './args.js';
+import { csvText } from '../src/batch/files.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
@@ -47,6 +50,8 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
   --presets LIST        also the solver's named presets, each run with the same budget
                         (${hasPresets() ? `these: ${solverPresets().map((p) => p.name).join(',')}; default: the solver's default, ${defaultPreset() ?? 'none'}; "" for none` : 'this solver has none'})
   --out FILE.md         also write the report to FILE.md
+  --csv FILE.csv        also write one row a deal and combination: rules, deal, search,
+                        heuristic, verdict, proof, limit, nodes, states, ms, best_home
   -h, --help            this help
 `;
 
@@ -60,6 +65,7 @@ const args = benchArgs('solve', USAGE, {
   heuristics: { type: 'string', default: 'blend' },
   presets: { type: 'string' },
   out: { type: 'string' },
+  csv: { type: 'string' },
 });
 const values = args.values;
 // Annotated, so that the compiler knows a call to it does not return.
@@ -108,15 +114,19 @@ const PRESET_NAMES =
         return p;
       });
 const OUT = values.out as string | undefined;
-// Fail before the long run, not after it, when --out cannot be written.
-if (OUT !== undefined) {
+const CSV = values.csv as string | undefined;
+// Fail before the long run, not after it, when --out or --csv cannot be written.
+for (const [option, file] of [['out', OUT], ['csv', CSV]] as const) {
+  if (file === undefined) continue;
   try {
-    if (!statSync(dirname(OUT)).isDirectory()) fail(`cannot write --out '${OUT}': '${dirname(OUT)}' is not a directory`);
-    accessSync(dirname(OUT), constants.W_OK);
+    if (!statSync(dirname(file)).isDirectory()) fail(`cannot write --${option} '${file}': '${dirname(file)}' is not a directory`);
+    accessSync(dirname(file), constants.W_OK);
   } catch (e) {
-    fail(`cannot write --out '${OUT}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    fail(`cannot write --${option} '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
 }
+/** The --csv rows (header first), one a deal and combination, in the order solved. */
+const csvRows: (string | number)[][] = [['rules', 'deal', 'search', 'heuristic', 'verdict', 'proof', 'limit', 'nodes', 'states', 'ms', 'best_home']];
 
 interface Row {
   rules: string;
@@ -140,6 +150,9 @@ interface Row {
 
 const progress = process.stderr.isTTY === true;
 
+/** A deal's name in the CSV: its source ("17", "pysol 17"), else its place in the set. */
+const dealName = (deal: Deal, i: number): string => deal.source ?? String(i + 1);
+
 /** One row: `search` is dfs or best (with `heuristic`), or `preset NAME`. */
 function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules, search: SearchKind | `preset ${string}`, heuristic: string): Row {
   const solver = new Solver();
@@ -156,6 +169,8 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
     if (progress) process.stderr.write(`\r${label} ${search}${search === 'best' ? ' ' + heuristic : ''}: deal ${i + 1}/${deals.length}   `);
     try {
       const r = solveWith(solver, deals[i]!, rules, opts);
+      if (CSV !== undefined)
+        csvRows.push([label, dealName(deals[i]!, i), search, search === 'best' ? heuristic : '', r.verdict, r.proof ?? '', r.limit ?? '', r.nodes, r.states, +(r.seconds * 1000).toFixed(1), r.bestHome]);
       row.verdicts[r.verdict]++;
       if (r.proof === 'locks') row.byLocks++;
       if (r.verdict === 'unknown' && r.limit) row.limits[r.limit]++;
@@ -169,6 +184,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
       // A solution that fails to verify is a solver bug: count it, say which deal, go on.
       if (!(e instanceof SolutionError)) throw e;
       row.errors++;
+      if (CSV !== undefined) csvRows.push([label, dealName(deals[i]!, i), search, search === 'best' ? heuristic : '', 'error', '', '', '', '', '', '']);
       process.stderr.write(`${progress ? '\n' : ''}solve bench: ${label} ${search} ${heuristic} deal ${deals[i]!.source}: ${e.message}\n`);
     }
   }
@@ -250,11 +266,12 @@ lines.push(
 );
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
-if (OUT !== undefined) {
+for (const [option, file, text] of [['out', OUT, () => report], ['csv', CSV, () => csvText(csvRows)]] as const) {
+  if (file === undefined) continue;
   try {
-    writeFileSync(OUT, report);
+    writeFileSync(file, text());
   } catch (e) {
-    fail(`cannot write --out '${OUT}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    fail(`cannot write --${option} '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
 }
 if (rows.some((r) => r.errors > 0)) process.exitCode = 3;

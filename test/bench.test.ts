@@ -306,6 +306,39 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     expect(a.stdout).toContain('| unsolvable % (by LockBound) |');
   });
 
+  it('--csv writes one row a deal and combination, agreeing with the table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limited-bench-csv-'));
+    try {
+      const file = join(dir, 'solve.csv');
+      // Deal 15 is proved lost by LockBound; deals 1 and 2 of pysol are PySolFC game numbers.
+      const r = run(['--deals', '15', '--rules', 'book,pysol', '--max-nodes', '2000', '--budget-seconds', '60', '--searches', 'dfs,best', '--presets', '', '--csv', file]);
+      expect(r.status, r.stderr).toBe(0);
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      expect(lines[0]).toBe('rules,deal,search,heuristic,verdict,proof,limit,nodes,states,ms,best_home');
+      const rows = lines.slice(1).map((l) => l.split(','));
+      expect(rows).toHaveLength(2 * 2 * 15);
+      expect(rows.slice(0, 3).map((x) => x.slice(0, 4).join(','))).toEqual(['book,1,dfs,', 'book,2,dfs,', 'book,3,dfs,']);
+      expect(rows[15]!.slice(0, 4).join(',')).toBe('book,1,best,blend');
+      expect(rows[30]!.slice(0, 3).join(',')).toBe('pysol,pysol 1,dfs');
+      const d15 = rows.find((x) => x[0] === 'book' && x[1] === '15' && x[2] === 'dfs')!;
+      expect(d15.slice(4, 8)).toEqual(['unsolvable', 'locks', '', '0']);
+      for (const x of rows) {
+        expect(['won', 'unsolvable', 'unknown']).toContain(x[4]);
+        expect(x[6]).toBe(x[4] === 'unknown' ? 'nodes' : '');
+        expect(Number(x[7])).toBeLessThanOrEqual(2000);
+      }
+      // The table's won % per combination is the CSV's count of won rows.
+      for (const [rules, search, heuristic] of [['book', 'dfs', '–'], ['book', 'best', 'blend'], ['pysol', 'dfs', '–'], ['pysol', 'best', 'blend']]) {
+        const won = rows.filter((x) => x[0] === rules && x[2] === search && x[4] === 'won').length;
+        const line = r.stdout.split('\n').find((l) => l.startsWith(`| ${rules} | `) && l.includes(`| ${search} | ${heuristic} |`))!;
+        expect(line.split('|')[6]!.trim()).toBe(((100 * won) / 15).toFixed(1));
+      }
+      expect(run(['--deals', '1', '--csv', join(dir, 'no', 'such', 'x.csv')]).stderr).toMatch(/^solve bench: cannot write --csv '.*x\.csv': ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bad options, here and in the batch bench: exit 2, one line', () => {
     const batch = (args: string[]): Result => script('batch.js', args);
     for (const [r, pattern] of [
