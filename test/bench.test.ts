@@ -310,7 +310,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     const dir = mkdtempSync(join(tmpdir(), 'limited-bench-csv-'));
     try {
       const file = join(dir, 'solve.csv');
-      // Deal 15 is proved lost by LockBound; deals 1 and 2 of pysol are PySolFC game numbers.
+      // Book deal 15 is proved lost by LockBound; the pysol rows name PySolFC game numbers.
       const r = run(['--deals', '15', '--rules', 'book,pysol', '--max-nodes', '2000', '--budget-seconds', '60', '--searches', 'dfs,best', '--presets', '', '--csv', file]);
       expect(r.status, r.stderr).toBe(0);
       const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
