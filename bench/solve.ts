@@ -165,12 +165,14 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
     verdicts: { won: 0, unsolvable: 0, unknown: 0 }, limits: { nodes: 0, time: 0, memory: 0 }, errors: 0, byLocks: 0,
     nodes: [], ms: [], tableBytes: 0, states: 0, totalNodes: 0, totalSeconds: 0,
   };
+  /** The CSV's heuristic column: best-first only (the table writes '–' for the others). */
+  const csvHeuristic = search === 'best' ? heuristic : '';
   for (let i = 0; i < deals.length; i++) {
     if (progress) process.stderr.write(`\r${label} ${search}${search === 'best' ? ' ' + heuristic : ''}: deal ${i + 1}/${deals.length}   `);
     try {
       const r = solveWith(solver, deals[i]!, rules, opts);
       if (CSV !== undefined)
-        csvRows.push([label, dealName(deals[i]!, i), search, search === 'best' ? heuristic : '', r.verdict, r.proof ?? '', r.limit ?? '', r.nodes, r.states, +(r.seconds * 1000).toFixed(1), r.bestHome]);
+        csvRows.push([label, dealName(deals[i]!, i), search, csvHeuristic, r.verdict, r.proof ?? '', r.limit ?? '', r.nodes, r.states, +(r.seconds * 1000).toFixed(1), r.bestHome]);
       row.verdicts[r.verdict]++;
       if (r.proof === 'locks') row.byLocks++;
       if (r.verdict === 'unknown' && r.limit) row.limits[r.limit]++;
@@ -184,7 +186,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
       // A solution that fails to verify is a solver bug: count it, say which deal, go on.
       if (!(e instanceof SolutionError)) throw e;
       row.errors++;
-      if (CSV !== undefined) csvRows.push([label, dealName(deals[i]!, i), search, search === 'best' ? heuristic : '', 'error', '', '', '', '', '', '']);
+      if (CSV !== undefined) csvRows.push([label, dealName(deals[i]!, i), search, csvHeuristic, 'error', '', '', '', '', '', '']);
       process.stderr.write(`${progress ? '\n' : ''}solve bench: ${label} ${search} ${heuristic} deal ${deals[i]!.source}: ${e.message}\n`);
     }
   }
