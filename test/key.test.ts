@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import {
-  type Deal, type Rules, FULL_SIZE, GEN_ALL, GEN_REDUCED, Game, MAX_MOVES, SRC_DRAW, SRC_REDEAL, dealFromNumber, moveSrc,
+  type Deal, type Rules, FULL_SIZE, GEN_ALL, GEN_REDUCED, Game, MAX_MOVES, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, SRC_WASTE,
+  dealFromNumber, moveSrc,
   parseRules, parseSize,
 } from '../src/game/index.js';
 import { KeyPacker, hashKey } from '../src/solver/key.js';
@@ -147,6 +148,66 @@ describe('pack / unpack round trip over random playouts', () => {
       expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 10).join('\n')}`).toBe(0);
       expect(positions).toBeGreaterThan(100);
       expect(phase2, 'playouts reach the second deal').toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('a child key made from its parent key (KeyPacker.child)', () => {
+  for (const sizeText of SIZES) {
+    it(`equals the packed key after every legal move of random playouts, size ${sizeText}, every variant`, () => {
+      const size = parseSize(sizeText);
+      const problems: string[] = [];
+      let made = 0;
+      let packed = 0;
+      const kinds = new Set<number>();
+      for (const variant of VARIANTS) {
+        const rules = parseRules(variant);
+        for (let n = 0; n < 2; n++) {
+          const g = new Game(dealFromNumber(n, size), rules);
+          const p = new KeyPacker(g);
+          const W = p.words;
+          const parent = new Uint32Array(W);
+          const child = new Uint32Array(W + 5);
+          const full = new Uint32Array(W);
+          for (let playout = 0; playout < 2; playout++) {
+            const rng = seedrandom(`child:${sizeText}:${variant}:${n}:${playout}`);
+            g.reset();
+            let justDrew = false;
+            for (let step = 0; step < 250; step++) {
+              p.pack(parent, 0, justDrew);
+              const moves = legal(g);
+              if (moves.length === 0) break;
+              for (const m of moves) {
+                child.fill(0xffffffff);
+                const ok = p.child(parent, 0, child, 3, m);
+                g.apply(m);
+                p.pack(full, 0, moveSrc(m) === SRC_DRAW);
+                g.undo();
+                if (!ok) {
+                  packed++;
+                  continue;
+                }
+                made++;
+                kinds.add(moveSrc(m) < 48 ? 0 : moveSrc(m));
+                if (keyText(child, 3, W) !== keyText(full))
+                  problems.push(`${variant} deal ${n} playout ${playout} step ${step} move ${m}: ${keyText(child, 3, W)} != ${keyText(full)}`);
+                if (child[2] !== 0xffffffff || child[W + 3] !== 0xffffffff) problems.push('child wrote outside its words');
+              }
+              const m = pick(moves, rng);
+              g.apply(m);
+              justDrew = moveSrc(m) === SRC_DRAW;
+            }
+          }
+        }
+      }
+      expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 10).join('\n')}`).toBe(0);
+      expect(made + packed).toBeGreaterThan(100);
+      if (sizeText === '2x13 12x3') {
+        // Both ways are taken, and the keys made cover every kind of move.
+        expect(made).toBeGreaterThan(1000);
+        expect(packed).toBeGreaterThan(100);
+        for (const kind of [0, SRC_WASTE, SRC_PRIV, SRC_PRIV + 3, SRC_FIFTH, SRC_DRAW, SRC_REDEAL]) expect(kinds.has(kind), `move source ${kind}`).toBe(true);
+      }
     });
   }
 });

@@ -33,7 +33,6 @@ const LOOKAHEAD_MOVES: ChildMoveOptions = { reducedSpaces: true, drawDiscipline:
 export class Lookahead {
   private table: TranspositionTable | null = null;
   private tableFor = 0;
-  private key = new Uint32Array(64);
   private dfs = new DepthFirst();
   /** The solver's move options, with the tie-break seed of the current search. */
   private moveOptions: ChildMoveOptions = { ...LOOKAHEAD_MOVES, seed: 0 };
@@ -50,7 +49,6 @@ export class Lookahead {
   search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null, seed = 0): number {
     if (this.moveOptions.seed !== seed) this.moveOptions = { ...LOOKAHEAD_MOVES, seed };
     const W = packer.words;
-    if (this.key.length < W) this.key = new Uint32Array(W);
     let tt = this.table;
     if (!tt || tt.words !== W || this.tableFor < maxNodes) {
       tt = this.table = new TranspositionTable(W, 1 << 30, false, Math.max(1024, maxNodes * 2));
@@ -69,7 +67,7 @@ export class Lookahead {
     }
     const base = g.histLen;
     const dfs = this.dfs;
-    dfs.begin(g, packer, tt, this.key, justDrew, this.moveOptions, tactics && isRestricted(tactics) ? tactics : null, usePrune ? bound : null, null);
+    dfs.begin(g, packer, tt, justDrew, this.moveOptions, tactics && isRestricted(tactics) ? tactics : null, usePrune ? bound : null, null);
     const code = dfs.run(maxNodes, Infinity, Infinity);
     if (code === DFS_WON) this.winLine = g.history().slice(base >> 1); // two history words a move
     while (g.histLen > base) g.undo();

@@ -409,7 +409,7 @@ export class Solver {
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
     const dfs = (this.depthFirst ??= new DepthFirst());
     dfs.begin(
-      g, this.packer, tt, this.keyBuf, false, o, isRestricted(o.tactics) ? o.tactics : null,
+      g, this.packer, tt, false, o, isRestricted(o.tactics) ? o.tactics : null,
       o.pileBound ? this.bound : null, o.wasteBound ? this.wasteBound : null,
     );
     const deadline = t0 + o.maxSeconds * 1000;
