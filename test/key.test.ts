@@ -110,41 +110,58 @@ function pick(moves: number[], rng: () => number): number {
   return moves[Math.floor(rng() * moves.length)]!;
 }
 
+/**
+ * Random playouts of a size in every variant (moves chosen by `pick`, so that they reach the
+ * second deal): deals 0 and 1, two playouts each of up to 250 moves. `setup` is called once a
+ * deal (what a check reuses from position to position), `visit` at every position reached with
+ * where it is and the draw flag the solver packs there; `visit` leaves the game as it found it.
+ */
+function playouts<T>(
+  sizeText: string, seedTag: string, setup: (g: Game, deal: Deal) => T,
+  visit: (g: Game, ctx: T, where: string, justDrew: boolean) => void,
+): void {
+  const size = parseSize(sizeText);
+  for (const variant of VARIANTS) {
+    const rules = parseRules(variant);
+    for (let n = 0; n < 2; n++) {
+      const deal = dealFromNumber(n, size);
+      const g = new Game(deal, rules);
+      const ctx = setup(g, deal);
+      for (let playout = 0; playout < 2; playout++) {
+        const rng = seedrandom(`${seedTag}:${sizeText}:${variant}:${n}:${playout}`);
+        g.reset();
+        let justDrew = false;
+        for (let step = 0; step < 250; step++) {
+          visit(g, ctx, `${variant} deal ${n} playout ${playout} step ${step}`, justDrew);
+          const moves = legal(g);
+          if (moves.length === 0) break;
+          const m = pick(moves, rng);
+          g.apply(m);
+          justDrew = moveSrc(m) === SRC_DRAW;
+        }
+      }
+    }
+  }
+}
+
 describe('pack / unpack round trip over random playouts', () => {
   for (const sizeText of SIZES) {
     it(`size ${sizeText}, every variant`, () => {
-      const size = parseSize(sizeText);
       const problems: string[] = [];
       let positions = 0;
       let phase2 = 0;
-      for (const variant of VARIANTS) {
-        const rules = parseRules(variant);
-        for (let n = 0; n < 2; n++) {
-          const deal = dealFromNumber(n, size);
-          const g = new Game(deal, rules);
-          const g2 = new Game(deal, rules);
-          const p = new KeyPacker(g);
-          const p2 = new KeyPacker(g2);
-          for (let playout = 0; playout < 2; playout++) {
-            const rng = seedrandom(`key:${sizeText}:${variant}:${n}:${playout}`);
-            g.reset();
-            let justDrew = false;
-            for (let step = 0; step < 250; step++) {
-              positions++;
-              if (g.phase === 2) phase2++;
-              for (const flag of [justDrew, !justDrew]) {
-                for (const pr of roundTrip(g, p, g2, p2, flag))
-                  problems.push(`${variant} deal ${n} playout ${playout} step ${step} justDrew ${flag}: ${pr}`);
-              }
-              const moves = legal(g);
-              if (moves.length === 0) break;
-              const m = pick(moves, rng);
-              g.apply(m);
-              justDrew = moveSrc(m) === SRC_DRAW;
-            }
-          }
-        }
-      }
+      playouts(
+        sizeText, 'key',
+        (g, deal) => {
+          const g2 = new Game(deal, g.rules);
+          return { p: new KeyPacker(g), g2, p2: new KeyPacker(g2) };
+        },
+        (g, { p, g2, p2 }, where, justDrew) => {
+          positions++;
+          if (g.phase === 2) phase2++;
+          for (const flag of [justDrew, !justDrew]) for (const pr of roundTrip(g, p, g2, p2, flag)) problems.push(`${where} justDrew ${flag}: ${pr}`);
+        },
+      );
       expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 10).join('\n')}`).toBe(0);
       expect(positions).toBeGreaterThan(100);
       expect(phase2, 'playouts reach the second deal').toBeGreaterThan(0);
@@ -155,51 +172,36 @@ describe('pack / unpack round trip over random playouts', () => {
 describe('a child key made from its parent key (KeyPacker.child)', () => {
   for (const sizeText of SIZES) {
     it(`equals the packed key after every legal move of random playouts, size ${sizeText}, every variant`, () => {
-      const size = parseSize(sizeText);
       const problems: string[] = [];
       let made = 0;
       let packed = 0;
       const kinds = new Set<number>();
-      for (const variant of VARIANTS) {
-        const rules = parseRules(variant);
-        for (let n = 0; n < 2; n++) {
-          const g = new Game(dealFromNumber(n, size), rules);
+      playouts(
+        sizeText, 'child',
+        (g) => {
           const p = new KeyPacker(g);
+          return { p, parent: new Uint32Array(p.words), child: new Uint32Array(p.words + 5), full: new Uint32Array(p.words) };
+        },
+        (g, { p, parent, child, full }, where, justDrew) => {
           const W = p.words;
-          const parent = new Uint32Array(W);
-          const child = new Uint32Array(W + 5);
-          const full = new Uint32Array(W);
-          for (let playout = 0; playout < 2; playout++) {
-            const rng = seedrandom(`child:${sizeText}:${variant}:${n}:${playout}`);
-            g.reset();
-            let justDrew = false;
-            for (let step = 0; step < 250; step++) {
-              p.pack(parent, 0, justDrew);
-              const moves = legal(g);
-              if (moves.length === 0) break;
-              for (const m of moves) {
-                child.fill(0xffffffff);
-                const ok = p.child(parent, 0, child, 3, m);
-                g.apply(m);
-                p.pack(full, 0, moveSrc(m) === SRC_DRAW);
-                g.undo();
-                if (!ok) {
-                  packed++;
-                  continue;
-                }
-                made++;
-                kinds.add(moveSrc(m) < 48 ? 0 : moveSrc(m));
-                if (keyText(child, 3, W) !== keyText(full))
-                  problems.push(`${variant} deal ${n} playout ${playout} step ${step} move ${m}: ${keyText(child, 3, W)} != ${keyText(full)}`);
-                if (child[2] !== 0xffffffff || child[W + 3] !== 0xffffffff) problems.push('child wrote outside its words');
-              }
-              const m = pick(moves, rng);
-              g.apply(m);
-              justDrew = moveSrc(m) === SRC_DRAW;
+          p.pack(parent, 0, justDrew);
+          for (const m of legal(g)) {
+            child.fill(0xffffffff);
+            const ok = p.child(parent, 0, child, 3, m);
+            g.apply(m);
+            p.pack(full, 0, moveSrc(m) === SRC_DRAW);
+            g.undo();
+            if (!ok) {
+              packed++;
+              continue;
             }
+            made++;
+            kinds.add(moveSrc(m) < SRC_WASTE ? 0 : moveSrc(m));
+            if (keyText(child, 3, W) !== keyText(full)) problems.push(`${where} move ${m}: ${keyText(child, 3, W)} != ${keyText(full)}`);
+            if (child[2] !== 0xffffffff || child[W + 3] !== 0xffffffff) problems.push(`${where} move ${m}: child wrote outside its words`);
           }
-        }
-      }
+        },
+      );
       expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 10).join('\n')}`).toBe(0);
       expect(made + packed).toBeGreaterThan(100);
       if (sizeText === '2x13 12x3') {
