@@ -52,6 +52,8 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ...Object.keys(PRESETS).map(
     (p) => [`preset ${p}`, ((solver, deal, rules) => solver.solvePreset(deal, rules, p, GENEROUS)) as Run] as const,
   ),
+  // With a time budget alone the portfolio's stages take turns by time, not by nodes.
+  ['preset portfolio, time budget alone', (solver, deal, rules) => solver.solvePreset(deal, rules, 'portfolio', { maxNodes: Infinity, maxSeconds: 600 })],
 ];
 
 const SECOND_DEAL_PAIRS_NONE = ['book', 'building=none', 'privileged=1', 'privileged=2', 'privileged=3'] as const;

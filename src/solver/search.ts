@@ -315,12 +315,14 @@ export class Solver {
   /**
    * Solves with a named preset (PRESETS); `opts` overrides the preset's options. The stages run
    * side by side: each on its own Solver (its own table, kept from deal to deal), in slices of
-   * SLICE * share * stages nodes in turn, none restarted, each capped at its share of the node
-   * budget and of the memory cap; the time budget is the whole preset's. The first stage to end
-   * with a verdict gives it; the preset is unknown when every stage has run out. Deterministic
-   * under a node budget (a slice ends at the first check past its end). Nodes and states of the
-   * result add up over the stages; bestHome and bytesPerState are the largest; seconds is the
-   * wall-clock time.
+   * about SLICE * share * stages nodes, none restarted, each capped at its share of the node
+   * budget and of the memory cap; the time budget is the whole preset's. Under a node budget
+   * the stages take their slices in turn, so the shares are shares of the nodes and the result
+   * is deterministic (a slice ends at the first check past its end). With no node budget (a time
+   * budget alone) the shares are shares of the time: the stage that has used the least of its
+   * share so far takes the next slice. The first stage to end with a verdict gives it; the
+   * preset is unknown when every stage has run out. Nodes and states of the result add up over
+   * the stages; bestHome and bytesPerState are the largest; seconds is the wall-clock time.
    */
   solvePreset(deal: Deal, rules: Rules, preset: string = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SolveResult {
     const p = PRESETS[preset];
@@ -344,15 +346,38 @@ export class Solver {
     const results: (SolveResult | null)[] = runs.map(() => null);
     let alive = runs.length;
     let last: SolveResult | null = null;
-    for (let k = 1; alive > 0; k++) {
-      for (let i = 0; i < runs.length; i++) {
-        if (results[i]) continue;
-        const r = runs[i]!.step(k * SLICE * stages[i]!.share * stages.length);
-        if (!r) continue;
-        results[i] = last = r;
-        alive--;
-        if (r.verdict !== 'unknown') return this.presetResult(runs, results, r, t0);
+    if (Number.isFinite(base.maxNodes)) {
+      // A node budget: the stages take turns by nodes, so the result is deterministic.
+      for (let k = 1; alive > 0; k++) {
+        for (let i = 0; i < runs.length; i++) {
+          if (results[i]) continue;
+          const r = runs[i]!.step(k * SLICE * stages[i]!.share * stages.length);
+          if (!r) continue;
+          results[i] = last = r;
+          alive--;
+          if (r.verdict !== 'unknown') return this.presetResult(runs, results, r, t0);
+        }
       }
+      return this.presetResult(runs, results, last!, t0);
+    }
+    // Only a time budget: the shares are shares of the time. The stage furthest behind its share
+    // of the time spent so far takes the next slice. (Turns by nodes would give the slower
+    // search more than its share: a depth-first node costs about twice a rollout's.)
+    const spent = new Float64Array(runs.length);
+    const until = new Float64Array(runs.length);
+    while (alive > 0) {
+      let i = -1;
+      for (let j = 0; j < runs.length; j++) {
+        if (!results[j] && (i < 0 || spent[j]! * stages[i]!.share < spent[i]! * stages[j]!.share)) i = j;
+      }
+      until[i] = Math.max(until[i]!, runs[i]!.progress().nodes) + SLICE * stages[i]!.share * stages.length;
+      const t = performance.now();
+      const r = runs[i]!.step(until[i]!);
+      spent[i] = spent[i]! + performance.now() - t;
+      if (!r) continue;
+      results[i] = last = r;
+      alive--;
+      if (r.verdict !== 'unknown') return this.presetResult(runs, results, r, t0);
     }
     return this.presetResult(runs, results, last!, t0);
   }
