@@ -355,15 +355,6 @@ export function bitsFor(maxValue: number): number {
   return b;
 }
 
-function put(out: Uint32Array, off: number, pos: number, value: number, bits: number): number {
-  if (bits === 0) return pos;
-  const w = off + (pos >>> 5);
-  const s = pos & 31;
-  out[w]! |= value << s;
-  if (s + bits > 32) out[w + 1]! |= value >>> (32 - s);
-  return pos + bits;
-}
-
 function setBit(key: Uint32Array, off: number, pos: number): void {
   key[off + (pos >>> 5)]! |= 1 << (pos & 31);
 }
