@@ -346,33 +346,26 @@ export class Solver {
     const results: (SolveResult | null)[] = runs.map(() => null);
     let alive = runs.length;
     let last: SolveResult | null = null;
-    if (Number.isFinite(base.maxNodes)) {
-      // A node budget: the stages take turns by nodes, so the result is deterministic.
-      for (let k = 1; alive > 0; k++) {
-        for (let i = 0; i < runs.length; i++) {
-          if (results[i]) continue;
-          const r = runs[i]!.step(k * SLICE * stages[i]!.share * stages.length);
-          if (!r) continue;
-          results[i] = last = r;
-          alive--;
-          if (r.verdict !== 'unknown') return this.presetResult(runs, results, r, t0);
-        }
-      }
-      return this.presetResult(runs, results, last!, t0);
-    }
-    // Only a time budget: the shares are shares of the time. The stage furthest behind its share
-    // of the time spent so far takes the next slice. (Turns by nodes would give the slower
-    // search more than its share: a depth-first node costs about twice a rollout's.)
+    // Under a node budget the stages take turns, and a stage's k-th slice runs it to k slices of
+    // nodes: the result is deterministic. With a time budget alone the stage furthest behind its
+    // share of the time spent so far takes the next slice (turns by nodes would give the slower
+    // search more than its share: a depth-first node costs about twice a rollout's).
+    const byTime = !Number.isFinite(base.maxNodes);
     const spent = new Float64Array(runs.length);
-    const until = new Float64Array(runs.length);
-    while (alive > 0) {
-      let i = -1;
-      for (let j = 0; j < runs.length; j++) {
-        if (!results[j] && (i < 0 || spent[j]! * stages[i]!.share < spent[i]! * stages[j]!.share)) i = j;
-      }
-      until[i] = Math.max(until[i]!, runs[i]!.progress().nodes) + SLICE * stages[i]!.share * stages.length;
+    const slices = new Float64Array(runs.length);
+    for (let turn = 0; alive > 0; turn++) {
+      let i = turn % runs.length;
+      if (byTime) {
+        for (let j = 0; j < runs.length; j++) {
+          if (!results[j] && (results[i] || spent[j]! * stages[i]!.share < spent[i]! * stages[j]!.share)) i = j;
+        }
+      } else if (results[i]) continue;
+      const k = ++slices[i]!;
+      const slice = SLICE * stages[i]!.share * stages.length;
+      // By time, a search that ran past its last slice (a long look-ahead) gets a whole slice more.
+      const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * SLICE * stages[i]!.share * stages.length;
       const t = performance.now();
-      const r = runs[i]!.step(until[i]!);
+      const r = runs[i]!.step(until);
       spent[i] = spent[i]! + performance.now() - t;
       if (!r) continue;
       results[i] = last = r;
