@@ -55,7 +55,7 @@ export class DepthFirst {
    * made from its parent's by `KeyPacker.child` where it can, which is much cheaper than
    * packing the position (`pack` took a quarter of the search's time).
    */
-  private keys = new Uint32Array(1 << 14);
+  private keys = new Uint32Array(0);
   private moves!: ChildMoveOptions;
   private tactics: Tactics | null = null;
   private bound: PileBound | null = null;
