@@ -16,7 +16,7 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import {
-  type Card, type PackedMove, GEN_ALL, Game, MAX_MOVES, dealFromNumber, formatCard, formatMove,
+  type Card, type PackedMove, GEN_ALL, GEN_REDUCED, Game, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE, dealFromNumber, formatCard, formatMove,
   formatRules, formatSize, parseRules, parseSize,
 } from '../src/game/index.js';
 import { Solver } from '../src/solver/search.js';
@@ -104,10 +104,14 @@ interface Stats {
   capped: number;
   /** Positions where the fifth card may be turned but has no place (a blind turn loses). */
   fifthLoses: number;
+  /** First-deal positions where `generateWaste` was compared with `generate`, and those of them with a move of the waste top. */
+  wasteChecked: number;
+  wasteMoves: number;
 }
 const newStats = (): Stats => ({
   positions: 0, moves: 0, playouts: 0, phase2Playouts: 0, phase2Positions: 0, fifthListed: 0, fifthPlayed: 0,
   privPlayed: 0, pairsMade: 0, coverHome: 0, spacesFilled: 0, aceForced: 0, won: 0, capped: 0, fifthLoses: 0,
+  wasteChecked: 0, wasteMoves: 0,
 });
 const total = newStats();
 /** Moves played by kind of source and destination, e.g. `p>pair`, `n>f`, `w>space`, `draw`. */
@@ -184,6 +188,19 @@ function playout(dealNo: number, sizeText: string, rulesText: string, seed: stri
         ` only the engine: ${engineOnly.join(', ') || '-'}\n only the oracle: ${oracleOnly.join(', ') || '-'}\n` +
           ` engine (${engineList.length}): ${engineList.join(', ')}\n oracle (${oracleList.length}): ${oracleList.join(', ')}`,
       );
+
+    // The solver's shortcut after a draw: the waste top's, the draw's and the redeal's moves
+    // of `generate`, in its order, for both kinds of move list.
+    if (oracle.phase === 1) {
+      for (const flags of [GEN_ALL, GEN_REDUCED]) {
+        const all = Array.from(buf.subarray(0, game.generate(buf, flags)));
+        const want = all.filter((m) => [SRC_WASTE, SRC_DRAW, SRC_REDEAL].includes(m & 63)).map(formatMove);
+        const got = Array.from(buf.subarray(0, game.generateWaste(buf, flags))).map(formatMove);
+        if (got.join() !== want.join()) fail('generateWaste differs from generate', ` generateWaste: ${got.join(', ')}\n generate, filtered: ${want.join(', ')}`);
+        if (flags === GEN_ALL && want.some((m) => m.startsWith('w>'))) stats.wasteMoves++;
+      }
+      stats.wasteChecked++;
+    }
 
     if (oracle.phase === 2) {
       stats.phase2Positions++;
@@ -279,6 +296,8 @@ describe('the engine agrees with an independent model of RULES.md', () => {
     expect(total.coverHome, 'covering cards sent home').toBeGreaterThan(5);
     expect(total.spacesFilled).toBeGreaterThan(20);
     expect(total.aceForced).toBeGreaterThan(20);
+    expect(total.wasteChecked, 'first-deal positions where generateWaste was compared').toBeGreaterThan(1000);
+    expect(total.wasteMoves, 'of them with a move of the waste top').toBeGreaterThan(100);
     // Every kind of move that can happen was played. (A privileged or fifth card is never an
     // ace: aces are compulsory, so none stays in the waste to be redealt.)
     for (const k of ['draw', 'redeal', 'c>f', 'c>f (ace)', 'c>pair', 'c>space', 'w>f', 'w>f (ace)', 'w>pair', 'w>space',

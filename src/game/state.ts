@@ -365,6 +365,52 @@ export class Game {
     return n;
   }
 
+  /**
+   * In the first deal, the moves of `generate(out, flags)` whose source is the waste top, a
+   * draw or the redeal, in the same order, without making the layout's moves: all that the
+   * solver's draw discipline keeps right after a draw (moves.ts), which is most first-deal
+   * positions. A free ace in the layout leaves only ace moves, so none of these.
+   */
+  generateWaste(out: Int32Array, flags: number = GEN_ALL): number {
+    const h = this.height;
+    const len = this.len;
+    const cols = this.cols;
+    const orig = this.orig;
+    const pairs = this.building === 1;
+    const builds = this.building !== 0;
+    const hasWaste = this.wasteLen > 0;
+    const card = hasWaste ? this.stockCards[this.waste[this.wasteLen - 1]!]! : 0;
+    if (hasWaste && (card & 15) === 1) {
+      out[0] = SRC_WASTE | (DST_FOUNDATION << 6) | (card << 12);
+      return 1;
+    }
+    let space = -1;
+    let t = 0;
+    for (let c = 0; c < this.columns; c++) {
+      const l = len[c]!;
+      if (l === 0) {
+        if (space < 0) space = c;
+        continue;
+      }
+      const top = cols[c * h + l - 1]!;
+      if ((top & 15) === 1) return 0;
+      if (builds && hasWaste && top === card + 1) {
+        const o = orig[c]!;
+        if (!(pairs && l > (o > 0 ? o : 1))) t |= 1 << c;
+      }
+    }
+    let n = 0;
+    if (hasWaste) {
+      this.space = space;
+      this.targets[card + 1] = t;
+      n = this.cardMoves(out, 0, SRC_WASTE, card, -1, true, false, flags);
+      this.targets[card + 1] = 0;
+    }
+    if (this.stockPtr < this.stockSize) out[n++] = SRC_DRAW | (this.stockCards[this.stockPtr]! << 12);
+    else if (this.secondDeal && hasWaste) out[n++] = SRC_REDEAL;
+    return n;
+  }
+
   /** Is the waste top (phase 1) or a privileged card (phase 2) an ace? */
   private freeAceOffLayout(): boolean {
     if (this.phase === 1) return this.wasteLen > 0 && (this.stockCards[this.waste[this.wasteLen - 1]!]! & 15) === 1;

@@ -28,9 +28,10 @@ export function childMoves(
   o: ChildMoveOptions,
   tactics: Tactics | null,
 ): number {
-  const n = g.generate(gen, o.reducedSpaces ? GEN_REDUCED : 0);
-  let k = 0;
   const restrict = justDrew && o.drawDiscipline && g.phase === 1;
+  const flags = o.reducedSpaces ? GEN_REDUCED : 0;
+  const n = restrict ? g.generateWaste(gen, flags) : g.generate(gen, flags);
+  let k = 0;
   const wasteFirst = o.order === 'waste';
   const seed = o.seed ?? 0;
   for (let i = 0; i < n; i++) {
