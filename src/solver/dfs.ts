@@ -1,5 +1,5 @@
 import { type Tactics } from '../game/tactics.js';
-import { type Game, MAX_MOVES, SRC_DRAW } from '../game/state.js';
+import { type Game, DST_FOUNDATION, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { type PileBound } from './bound.js';
 import { type KeyPacker } from './key.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
@@ -115,25 +115,37 @@ export class DepthFirst {
         this.frameCursor[d] = cur + 1;
         const m = this.moveStack[cur]!;
         const at = (d + 1) * W;
+        const drew = (m & 63) === SRC_DRAW;
         const made = packer.child(keys, d * W, keys, at, m);
-        g.apply(m);
-        if (g.home > bestHome) {
-          bestHome = g.home;
-          if (g.isWon()) {
-            code = DFS_WON;
-            break;
+        let id: number;
+        if (made && g.home + (((m >> 6) & 63) === DST_FOUNDATION ? 1 : 0) <= bestHome) {
+          // The child's key is known before the move is made, and the child can neither raise
+          // bestHome nor be won: look it up first and make the move only for a new position.
+          // Most children are positions already stored (3 a node on book deal 1), and these
+          // now cost no apply and undo. The same lookups in the same order as making the move
+          // first, so the same nodes, states and solutions.
+          id = tt.insert(keys, at);
+          if (id < 0 && id !== FULL) continue;
+          g.apply(m);
+        } else {
+          g.apply(m);
+          if (g.home > bestHome) {
+            bestHome = g.home;
+            if (g.isWon()) {
+              code = DFS_WON;
+              break;
+            }
+          }
+          if (!made) packer.pack(keys, at, drew);
+          id = tt.insert(keys, at);
+          if (id < 0 && id !== FULL) {
+            g.undo();
+            continue;
           }
         }
-        const drew = (m & 63) === SRC_DRAW;
-        if (!made) packer.pack(keys, at, drew);
-        const id = tt.insert(keys, at);
-        if (id < 0) {
-          if (id === FULL) {
-            code = DFS_MEMORY;
-            break;
-          }
-          g.undo();
-          continue;
+        if (id === FULL) {
+          code = DFS_MEMORY;
+          break;
         }
         if (nodes >= maxNodes) {
           code = DFS_NODES;
