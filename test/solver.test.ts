@@ -471,6 +471,39 @@ describe('PileBound', () => {
     expect(fired).toBeGreaterThan(100);
   });
 
+  it('stopEarly: stopping when the rest of the pile fits gives the answers of the whole walk (random playouts)', () => {
+    // Small decks with one privileged card, where R runs short of room near the end of the
+    // pile, and full-size book deals. (An exit three cards too early already gives other
+    // answers on the first deck; at full size R overflows long before the pile's end.)
+    let asked = 0;
+    let lost = 0;
+    for (const [sizeText, variant, deals] of [
+      ['1x7 2x2', 'privileged=1', 400], ['1x8 3x2', 'privileged=1', 400], ['2x13 12x3', 'book', 100],
+    ] as const) {
+      const rules = parseRules(variant);
+      for (let n = 0; n < deals; n++) {
+        const g = new Game(dealFromNumber(n, parseSize(sizeText)), rules);
+        const quick = new PileBound(g);
+        const whole = new PileBound(g);
+        whole.stopEarly = false;
+        for (let play = 0; play < 10; play++) {
+          g.reset();
+          randomPlayout(g, n * 7919 + play * 104729 + 3, 600, (m, step) => {
+            g.apply(m);
+            if (g.phase !== 2) return;
+            const a = quick.lost();
+            const b = whole.lost();
+            if (a !== b) expect(a, `${sizeText} ${variant} deal ${n} playout ${play} step ${step}`).toBe(b);
+            asked++;
+            if (b) lost++;
+          });
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(25_000);
+    expect(lost, 'positions proven lost').toBeGreaterThan(12_000);
+  });
+
   it('restock: after the stock cards change (the sampling player), mayChange answers as a fresh bound does', () => {
     const rules = BOOK;
     let differs = 0;
