@@ -158,7 +158,7 @@ export class PileBound {
     const stopEarly = this.stopEarly;
     for (let i = g.pileNext; i < end; i++) {
       // Each card still to come adds at most one to the buffer: when they all fit in the fixed
-      // slots, none overflows (the same answer as going on, sooner; a third faster).
+      // slots, none overflows (the same answer as going on; a call takes a fifth less time).
       if (stopEarly && this.bufferCount + end - i <= fixedSlots) return false;
       const card = stockCards[waste[i]!]!;
       if (this.goesHome(card)) continue;
