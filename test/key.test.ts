@@ -13,6 +13,7 @@ import {
 } from '../src/game/index.js';
 import { KeyPacker, hashKey } from '../src/solver/key.js';
 import { FULL, TranspositionTable } from '../src/solver/table.js';
+import { SignatureTable } from '../src/solver/sigtable.js';
 import { RULE_VARIANTS, deal as makeDeal, playMoves, sortedCounts } from './helpers.js';
 
 const VARIANTS = [
@@ -387,34 +388,34 @@ describe('key size', () => {
   });
 });
 
-describe('transposition table', () => {
-  /** Distinct random keys of `words` words, and some that differ from each other in one bit. */
-  function randomKeys(count: number, words: number, seed: string): Uint32Array[] {
-    const rng = seedrandom(seed);
-    const seen = new Set<string>();
-    const out: Uint32Array[] = [];
-    const add = (k: Uint32Array) => {
-      const t = keyText(k);
-      if (!seen.has(t)) {
-        seen.add(t);
-        out.push(k);
-      }
-    };
-    add(new Uint32Array(words)); // all zeros
-    for (let b = 0; b < words * 32 && out.length < count; b++) {
-      const k = new Uint32Array(words);
-      k[b >>> 5] = (1 << (b & 31)) >>> 0;
-      add(k);
+/** Distinct random keys of `words` words, and some that differ from each other in one bit. */
+function randomKeys(count: number, words: number, seed: string): Uint32Array[] {
+  const rng = seedrandom(seed);
+  const seen = new Set<string>();
+  const out: Uint32Array[] = [];
+  const add = (k: Uint32Array) => {
+    const t = keyText(k);
+    if (!seen.has(t)) {
+      seen.add(t);
+      out.push(k);
     }
-    while (out.length < count) {
-      const k = new Uint32Array(words);
-      for (let i = 0; i < words; i++) k[i] = Math.floor(rng() * 2 ** 32);
-      if (rng() < 0.3) k[0] = Math.floor(rng() * 64); // many keys alike in all but a few bits
-      add(k);
-    }
-    return out;
+  };
+  add(new Uint32Array(words)); // all zeros
+  for (let b = 0; b < words * 32 && out.length < count; b++) {
+    const k = new Uint32Array(words);
+    k[b >>> 5] = (1 << (b & 31)) >>> 0;
+    add(k);
   }
+  while (out.length < count) {
+    const k = new Uint32Array(words);
+    for (let i = 0; i < words; i++) k[i] = Math.floor(rng() * 2 ** 32);
+    if (rng() < 0.3) k[0] = Math.floor(rng() * 64); // many keys alike in all but a few bits
+    add(k);
+  }
+  return out;
+}
 
+describe('transposition table', () => {
   for (const withParents of [false, true]) {
     it(`insert / find round trip, re-insert, growth (${withParents ? 'with' : 'without'} parents)`, () => {
       const W = 3;
@@ -514,5 +515,112 @@ describe('transposition table', () => {
     expect(tt.bytesPerState()).toBeCloseTo(20 + indexBytes / tt.size, 9);
     // The index is 4 bytes a slot at a load of at most 0.75.
     expect(indexBytes / tt.size).toBeGreaterThanOrEqual(4 / 0.75);
+  });
+});
+
+describe('signature table (sigtable.ts)', () => {
+  it('answers as the exact table does over 60,000 keys, growing from its smallest size', () => {
+    const W = 5;
+    const keys = randomKeys(60_000, W, 'sig');
+    const exact = new TranspositionTable(W, 1 << 30, false, 16);
+    const sig = new SignatureTable(W, 1 << 30, 16);
+    const start = sig.bytes();
+    let bad = 0;
+    for (const k of keys) if (sig.insert(k, 0) >= 0 !== exact.insert(k, 0) >= 0) bad++;
+    expect(bad).toBe(0);
+    expect(sig.size).toBe(keys.length);
+    expect(sig.bytes()).toBeGreaterThan(start); // it grew
+    // Every key is there: found, and not new when inserted again (never FULL).
+    for (const k of keys) {
+      if (sig.find(k, 0) !== 0) bad++;
+      const r = sig.insert(k, 0);
+      if (r >= 0 || r === FULL) bad++;
+    }
+    expect(bad).toBe(0);
+    expect(sig.size).toBe(keys.length);
+    // Keys never inserted are not found (no 48-bit collision among these); a key at an offset is found.
+    const stored = new Set(keys.map((k) => keyText(k)));
+    for (const k of randomKeys(5000, W, 'sig-absent')) if ((sig.find(k, 0) === 0) !== stored.has(keyText(k))) bad++;
+    expect(bad).toBe(0);
+    const buf = new Uint32Array(W + 10);
+    buf.set(keys[4321]!, 7);
+    expect(sig.find(buf, 7)).toBe(0);
+    expect(sig.insert(buf, 7)).toBeLessThan(0);
+  });
+
+  it('takes 8 to 16 bytes a stored state: 6 bytes a slot at a load of 0.375 to 0.75', () => {
+    const keys = randomKeys(40_000, 5, 'sig-bytes');
+    const sig = new SignatureTable(5, 1 << 30, 16);
+    let outside = 0;
+    keys.forEach((k, i) => {
+      sig.insert(k, 0);
+      const b = sig.bytesPerState();
+      // From 12 states on (the smallest table has 32 slots).
+      if (i + 1 >= 12 && (b < 8 || b > 16)) outside++;
+      // A table grown from its smallest size: the figure is its array per state.
+      if (i % 997 === 0 && b !== sig.bytes() / sig.size) outside++;
+    });
+    expect(outside).toBe(0);
+    // A table sized up front for many more states reports the figure of one grown to fit.
+    const big = new SignatureTable(5, 1 << 30, 1 << 20);
+    for (const k of keys) big.insert(k, 0);
+    expect(big.bytes()).toBeGreaterThan(sig.bytes());
+    expect(big.bytesPerState()).toBe(sig.bytesPerState());
+  });
+
+  it('clear() empties it, whether it holds few states, many, or has grown', () => {
+    const keys = randomKeys(3000, 4, 'sig-clear');
+    for (const [expected, count] of [[4096, 100], [4096, 2000], [16, 100], [16, 2000]] as const) {
+      const sig = new SignatureTable(4, 1 << 30, expected);
+      for (let round = 0; round < 3; round++) {
+        const part = keys.slice(round * 7, round * 7 + count);
+        for (const k of part) expect(sig.insert(k, 0)).toBeGreaterThanOrEqual(0);
+        sig.clear();
+        expect(sig.size).toBe(0);
+        expect(sig.bytesPerState()).toBe(0);
+        let left = 0;
+        for (const k of keys) if (sig.find(k, 0) === 0) left++;
+        expect(left, `expected ${expected}, ${count} keys, round ${round}`).toBe(0);
+      }
+    }
+  });
+
+  it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
+    const keys = randomKeys(100_000, 5, 'sig-full');
+    const sig = new SignatureTable(5, 256 * 1024, 16);
+    let fullAt = -1;
+    for (let i = 0; i < keys.length && fullAt < 0; i++) if (sig.insert(keys[i]!, 0) === FULL) fullAt = i;
+    expect(fullAt).toBeGreaterThan(0);
+    expect(sig.size).toBe(fullAt);
+    expect(sig.bytes()).toBeLessThanOrEqual(256 * 1024);
+    expect(sig.insert(keys[fullAt]!, 0)).toBe(FULL);
+    expect(sig.find(keys[0]!, 0)).toBe(0);
+    expect(sig.insert(keys[fullAt - 1]!, 0)).toBeLessThan(0);
+  });
+
+  it('addAll takes every key of an exact table', () => {
+    const keys = randomKeys(5000, 5, 'sig-add');
+    const exact = new TranspositionTable(5, 1 << 30, false, 16);
+    for (const k of keys.slice(0, 3000)) exact.insert(k, 0);
+    const sig = new SignatureTable(5, 1 << 30, 16);
+    expect(sig.addAll(exact)).toBe(true);
+    expect(sig.size).toBe(3000);
+    let bad = 0;
+    keys.forEach((k, i) => {
+      if ((sig.find(k, 0) === 0) !== i < 3000) bad++;
+    });
+    expect(bad).toBe(0);
+    expect(new SignatureTable(5, 1000, 16).addAll(exact)).toBe(false);
+  });
+
+  it('with fewer bits (tests only) distinct keys share signatures', () => {
+    const keys = randomKeys(1000, 5, 'sig-weak');
+    const weak = new SignatureTable(5, 1 << 30, 16, 8);
+    let fresh = 0;
+    for (const k of keys) if (weak.insert(k, 0) >= 0) fresh++;
+    expect(fresh).toBeLessThanOrEqual(256);
+    expect(fresh).toBeGreaterThan(100);
+    expect(() => new SignatureTable(5, 1 << 30, 16, 0)).toThrow(RangeError);
+    expect(() => new SignatureTable(5, 1 << 30, 16, 49)).toThrow(RangeError);
   });
 });

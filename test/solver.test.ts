@@ -32,6 +32,8 @@ const VARIANTS = RULE_VARIANTS;
  */
 const GENEROUS = { maxNodes: 2_000_000 } as const;
 
+const WEAK_SIGNATURES = 'dfs signaturesAfter=0 signatureBits=16';
+
 type Run = (solver: Solver, deal: Deal, rules: Rules) => SolveResult;
 const single = (opts: Partial<SolveOptions>): Run => (solver, deal, rules) => solver.solve(deal, rules, { ...opts, ...GENEROUS });
 
@@ -47,6 +49,11 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ['dfs pileBound=false', single({ search: 'dfs', pileBound: false })],
   ['dfs wasteBound=true', single({ search: 'dfs', wasteBound: true })],
   ['dfs lockBound=false', single({ search: 'dfs', lockBound: false })],
+  // Signatures from the first check (1,024 nodes) on: a search exhausted on them is confirmed on
+  // exact keys. With 16-bit signatures, collisions are common and some searches end exhausted
+  // on won deals: only the confirmation keeps those from being called unsolvable.
+  ['dfs signaturesAfter=0', single({ search: 'dfs', signaturesAfter: 0, lockBound: false })],
+  [WEAK_SIGNATURES, single({ search: 'dfs', signaturesAfter: 0, signatureBits: 16, lockBound: false })],
   ['best/wasteDealt lockBound=false', single({ search: 'best', heuristic: 'wasteDealt', lockBound: false })],
   ['best/wasteDealt wasteBound=true', single({ search: 'best', heuristic: 'wasteDealt', wasteBound: true })],
   ...Object.keys(PRESETS).map(
@@ -151,6 +158,9 @@ let pruned = 0;
 let prunedWaste = 0;
 /** Unsolvable verdicts that LockBound gave before any search, over every solve of the cross-check. */
 let provedByLocks = 0;
+/** Exact searches that confirmed an exhaustion on signatures: all, and those that found a win instead (weak signatures). */
+let confirmations = 0;
+let refuted = 0;
 
 describe('cross-check against the exhaustive reference search', () => {
   // One Solver per configuration, kept across deals (as a batch would use it).
@@ -177,6 +187,7 @@ describe('cross-check against the exhaustive reference search', () => {
             const solver = solvers.get(name)!;
             deals.forEach(({ n, deal }, i) => {
               let r: SolveResult;
+              const confirmed = solver.confirmations;
               try {
                 r = run(solver, deal, rules);
               } catch (e) {
@@ -186,6 +197,10 @@ describe('cross-check against the exhaustive reference search', () => {
               pruned += solver.pruned;
               prunedWaste += solver.prunedWaste;
               if (r.proof === 'locks') provedByLocks++;
+              if (solver.confirmations > confirmed) {
+                confirmations++;
+                if (r.verdict === 'won' && name === WEAK_SIGNATURES) refuted++;
+              }
               if (r.verdict !== reference[i])
                 problems.push(`deal ${n} ${name}: solver ${r.verdict}${r.limit ? ` (${r.limit})` : ''} after ${r.nodes} nodes, reference ${reference[i]}`);
               else if (r.verdict === 'won') {
@@ -223,12 +238,15 @@ describe('cross-check against the exhaustive reference search', () => {
     expect(pruned, 'positions pruned by PileBound').toBeGreaterThan(1000);
     expect(prunedWaste, 'positions pruned by WasteBound').toBeGreaterThan(1000);
     expect(provedByLocks, 'unsolvable verdicts given by LockBound').toBeGreaterThan(1000);
+    expect(confirmations, 'exhaustions on signatures confirmed on exact keys').toBeGreaterThan(40);
+    expect(refuted, 'searches exhausted on weak signatures that were won').toBeGreaterThan(0);
   });
 
   afterAll(() => {
     console.log(
       `cross-check: ${totalDeals} deals (${totalWon} won, ${totalUnsolvable} unsolvable) x ${CONFIGS.length} configurations, ` +
-        `${pruned} positions pruned by PileBound, ${prunedWaste} by WasteBound, ${provedByLocks} verdicts given by LockBound\n${summary.join('\n')}`,
+        `${pruned} positions pruned by PileBound, ${prunedWaste} by WasteBound, ${provedByLocks} verdicts given by LockBound, ` +
+        `${confirmations} exhaustions on signatures confirmed on exact keys (${refuted} of them won)\n${summary.join('\n')}`,
     );
   });
 });
@@ -631,10 +649,17 @@ describe('LockBound', () => {
       // And so does the default preset.
       expect(solver.solvePreset(dealFromNumber(n, FULL_SIZE), BOOK, 'portfolio', { maxNodes: 1000 }).proof).toBe('locks');
     }
-    const plain = solver.solve(dealFromNumber(72, FULL_SIZE), BOOK, { search: 'dfs', maxNodes: 3_000_000, lockBound: false });
-    expect(plain.verdict).toBe('unsolvable');
-    expect(plain.proof).toBe('search');
-    expect(plain.nodes).toBeGreaterThan(1_000_000);
+    // On exact keys alone: 1,755,444 nodes. By default the search goes on signatures after
+    // 65,536 states, so its exhaustion is confirmed by the same search on exact keys: twice the
+    // nodes, and with one node too few for that, unknown.
+    const exact = solver.solve(dealFromNumber(72, FULL_SIZE), BOOK, { search: 'dfs', maxNodes: 4_000_000, lockBound: false, signaturesAfter: Infinity });
+    expect([exact.verdict, exact.proof, exact.nodes, exact.states]).toEqual(['unsolvable', 'search', 1_755_444, 1_755_444]);
+    const confirmed = solver.confirmations;
+    const plain = solver.solve(dealFromNumber(72, FULL_SIZE), BOOK, { search: 'dfs', maxNodes: 4_000_000, lockBound: false });
+    expect([plain.verdict, plain.proof, plain.nodes, plain.states]).toEqual(['unsolvable', 'search', 2 * 1_755_444, 1_755_444]);
+    expect(solver.confirmations).toBe(confirmed + 1);
+    const short = solver.solve(dealFromNumber(72, FULL_SIZE), BOOK, { search: 'dfs', maxNodes: 2 * 1_755_444 - 1, lockBound: false });
+    expect([short.verdict, short.limit]).toEqual(['unknown', 'nodes']);
     // Won deals are not touched: the search runs as before.
     expect(new LockBound(new Game(dealFromNumber(1, FULL_SIZE), BOOK)).check()).toBe(LOCK_SPACES);
     // Golden: the book deals of 1-300 it proves lost (a change to the bound changes this list;
@@ -782,6 +807,26 @@ describe('budgets', () => {
       }
     }
     expect(cuts).toBeGreaterThan(100);
+  });
+});
+
+describe('depth-first search on signatures', () => {
+  it('at full size: the same search as on exact keys, in 8 to 16 bytes a state', () => {
+    const solver = new Solver();
+    for (const n of [1, 9]) {
+      const opts = { search: 'dfs', maxNodes: 200_000 } as const;
+      const sig = solver.solve(dealFromNumber(n, FULL_SIZE), BOOK, opts);
+      const exact = solver.solve(dealFromNumber(n, FULL_SIZE), BOOK, { ...opts, signaturesAfter: Infinity });
+      expect([sig.verdict, sig.nodes, sig.states, sig.bestHome], `deal ${n}`).toEqual([exact.verdict, exact.nodes, exact.states, exact.bestHome]);
+      expect(sig.moves?.length ?? null).toBe(exact.moves?.length ?? null);
+      if (sig.states > 1 << 16) {
+        expect(sig.bytesPerState, `deal ${n}`).toBeGreaterThanOrEqual(8);
+        expect(sig.bytesPerState, `deal ${n}`).toBeLessThanOrEqual(16);
+        expect(exact.bytesPerState, `deal ${n}`).toBeGreaterThan(24);
+      }
+    }
+    // Deal 9 is not decided in 200,000 nodes: it went on signatures.
+    expect(solver.solve(dealFromNumber(9, FULL_SIZE), BOOK, { search: 'dfs', maxNodes: 200_000 }).states).toBeGreaterThan(1 << 16);
   });
 });
 

@@ -3,7 +3,7 @@ import { type Game, DST_FOUNDATION, MAX_MOVES, SRC_DRAW } from '../game/state.js
 import { type PileBound } from './bound.js';
 import { type KeyPacker } from './key.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
-import { FULL, type TranspositionTable } from './table.js';
+import { FULL, type StateSet } from './table.js';
 import { type WasteBound } from './wastebound.js';
 
 /** How `DepthFirst.run` ended. */
@@ -14,6 +14,8 @@ export const DFS_TIME = 3;
 export const DFS_MEMORY = 4;
 /** Not ended: the slice is over; `run` goes on from here. */
 export const DFS_SLICE = 5;
+/** Not ended: the table holds `tableLimit` states; the caller may `swapTable` and `run` on. */
+export const DFS_TABLE = 6;
 
 /** The clock and the slice end are looked at every 1024 nodes (when nodes & CHECK is 0); best-first search too. */
 export const CHECK = 1023;
@@ -41,6 +43,8 @@ export class DepthFirst {
   /** Positions cut by PileBound, and by WasteBound. */
   pruned = 0;
   prunedWaste = 0;
+  /** `run` stops with DFS_TABLE (at a check) once the table holds this many states. */
+  tableLimit = Infinity;
   private d = 0;
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
@@ -49,7 +53,7 @@ export class DepthFirst {
   private frameCursor = new Int32Array(1 << 12);
   private g!: Game;
   private packer!: KeyPacker;
-  private tt!: TranspositionTable;
+  private tt!: StateSet;
   /**
    * The keys of the positions on the current path: depth d's at d * words. A child's key is
    * made from its parent's by `KeyPacker.child` where it can, which is much cheaper than
@@ -67,7 +71,7 @@ export class DepthFirst {
    * or null.
    */
   begin(
-    g: Game, packer: KeyPacker, tt: TranspositionTable, justDrew: boolean,
+    g: Game, packer: KeyPacker, tt: StateSet, justDrew: boolean,
     moves: ChildMoveOptions, tactics: Tactics | null, bound: PileBound | null, waste: WasteBound | null,
   ): void {
     this.g = g;
@@ -171,10 +175,16 @@ export class DepthFirst {
         d++;
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
-        if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
+        if ((nodes & CHECK) === 0) {
           // A slice ends here, between two iterations of the loop, so that it goes on exactly.
-          code = DFS_SLICE;
-          break;
+          if (nodes >= sliceEnd) {
+            code = DFS_SLICE;
+            break;
+          }
+          if (tt.size >= this.tableLimit) {
+            code = DFS_TABLE;
+            break;
+          }
         }
       } else {
         d--;
@@ -185,6 +195,14 @@ export class DepthFirst {
     this.bestHome = bestHome;
     this.d = d;
     return code;
+  }
+
+  /**
+   * Goes on with another table, which the caller has filled with every position of the old one
+   * (a run stopped by DFS_TABLE): the search is the same.
+   */
+  swapTable(tt: StateSet): void {
+    this.tt = tt;
   }
 
   /**

@@ -4,7 +4,7 @@ import { type PileBound } from './bound.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from './dfs.js';
 import { type KeyPacker } from './key.js';
 import { type ChildMoveOptions } from './moves.js';
-import { TranspositionTable } from './table.js';
+import { SignatureTable } from './sigtable.js';
 
 export const LOOK_WON = 1;
 export const LOOK_LOST = 0;
@@ -16,7 +16,9 @@ export const LOOK_UNKNOWN = -1;
  * from the middle of a game, on a game whose unseen stock it has filled with a guess).
  *
  * The solver's depth-first search (DepthFirst, src/solver/dfs.ts) with its sound reductions:
- * the packed canonical key in a transposition table with full keys, first-space-only
+ * the packed canonical key in a table of 48-bit signatures (sigtable.ts: two positions with
+ * one signature, at odds of about n^2 / 2^49, make it skip the second, so LOOK_LOST is as sure
+ * as those odds; it only steers the choice of moves and is never a verdict), first-space-only
  * generation (GEN_REDUCED), the draw discipline (after a draw only a draw, a waste-top move or
  * the redeal; moves.ts explains why this is sound), and PileBound in the second deal. The
  * tactics, when given, restrict the moves as in the solver. The move order is the solver's
@@ -31,7 +33,7 @@ const NO_LINE: readonly PackedMove[] = Object.freeze([]);
 const LOOKAHEAD_MOVES: ChildMoveOptions = { reducedSpaces: true, drawDiscipline: true, safeMoves: false, order: 'layout' };
 
 export class Lookahead {
-  private table: TranspositionTable | null = null;
+  private table: SignatureTable | null = null;
   private tableFor = 0;
   private dfs = new DepthFirst();
   /** The solver's move options, with the tie-break seed of the current search. */
@@ -51,7 +53,7 @@ export class Lookahead {
     const W = packer.words;
     let tt = this.table;
     if (!tt || tt.words !== W || this.tableFor < maxNodes) {
-      tt = this.table = new TranspositionTable(W, 1 << 30, false, Math.max(1024, maxNodes * 2));
+      tt = this.table = new SignatureTable(W, 1 << 30, Math.max(1024, maxNodes * 2));
       this.tableFor = maxNodes;
     } else tt.clear();
     this.bestHome = g.home;

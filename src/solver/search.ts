@@ -9,9 +9,10 @@ import { PileBound } from './bound.js';
 import { WasteBound } from './wastebound.js';
 import { LockBound } from './lockbound.js';
 import { KeyPacker } from './key.js';
-import { FULL, TranspositionTable } from './table.js';
+import { FULL, type StateSet, TranspositionTable } from './table.js';
+import { SignatureTable } from './sigtable.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
-import { CHECK, DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
+import { CHECK, DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TABLE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
 import { childMoves } from './moves.js';
 
 export type Verdict = 'won' | 'unsolvable' | 'unknown';
@@ -55,6 +56,18 @@ export interface SolveOptions {
    * still make a space.
    */
   readonly lockBound: boolean;
+  /**
+   * Depth-first search goes on with 48-bit signatures of its positions (sigtable.ts: 8-16 bytes
+   * a state) instead of exact keys (table.ts: 25-33 bytes at full size) once it has stored this
+   * many states (Infinity: never). A search that ends exhausted on signatures proves nothing (two
+   * positions may share one), so its loss is confirmed by a second depth-first search on exact
+   * keys alone, within what is left of the budget, before the verdict is unsolvable. The
+   * default, 65,536 states (1.6 MB at full size), leaves the small searches that most proofs
+   * are on exact keys, with no second search.
+   */
+  readonly signaturesAfter: number;
+  /** Bits of a signature (48). Fewer only in tests, to make collisions common. */
+  readonly signatureBits: number;
   /** Move ordering for depth-first search: 'layout' (layout first) or 'waste' (the waste top first). */
   readonly order: MoveOrder;
   /** Rollout search: the node budget of the look-ahead from each candidate move, at first. */
@@ -96,6 +109,8 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   pileBound: true,
   wasteBound: false,
   lockBound: true,
+  signaturesAfter: 1 << 16,
+  signatureBits: 48,
   seed: 0,
   rolloutNodes: 25,
   rolloutRestarts: 32,
@@ -225,6 +240,9 @@ export interface Progress {
   readonly bytesPerState: number;
 }
 
+/** A signature table bigger than this is let go, not kept for the next deal, when an exact table has to be made beside it. */
+const RELEASE_BYTES = 32 * 1024 * 1024;
+
 /** Nodes a stage of a preset run side by side gets in each turn, times its share and the number of stages. */
 const SLICE = 4096;
 
@@ -242,6 +260,8 @@ export class Solver {
   pruned = 0;
   /** Positions cut by WasteBound in the last search. */
   prunedWaste = 0;
+  /** Second depth-first searches, on exact keys, run to confirm an exhaustion on signatures (since this Solver was made). */
+  confirmations = 0;
   private keyBuf = new Uint32Array(64);
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
@@ -249,7 +269,8 @@ export class Solver {
   private moveBuf = new Int32Array(MAX_MOVES);
   private depthFirst: DepthFirst | null = null;
   private dfsTable: TranspositionTable | null = null;
-  private rolloutSeen: TranspositionTable | null = null;
+  private sigTable: SignatureTable | null = null;
+  private rolloutSeen: SignatureTable | null = null;
   private look: Lookahead | null = null;
   private bestTable: TranspositionTable | null = null;
   /** The running search yields (at its next check) once it has expanded this many nodes. */
@@ -258,7 +279,7 @@ export class Solver {
   private progress = 0;
   private progressHome = 0;
   /** The running search's table. */
-  private lastTable: TranspositionTable | null = null;
+  private lastTable: StateSet | null = null;
   /** The Solvers of the stages of a preset (`solvePreset`), kept from deal to deal. */
   private helpers: Solver[] = [];
 
@@ -410,7 +431,9 @@ export class Solver {
       t.clear();
       return t;
     }
-    const expected = Math.min(o.maxNodes * (withParents ? 4 : 1), 1 << 30);
+    // Depth-first search needs the exact table only until it goes on signatures (or for a
+    // second search, when it grows).
+    const expected = Math.min(o.maxNodes * (withParents ? 4 : 1), withParents ? 1 << 30 : o.signaturesAfter);
     const fresh = new TranspositionTable(words, maxBytes, withParents, expected);
     if (withParents) this.bestTable = fresh;
     else this.dfsTable = fresh;
@@ -424,22 +447,75 @@ export class Solver {
     return yield* o.search === 'best' ? this.bestFirst(o, t0) : o.search === 'rollout' ? this.rollout(o, t0) : this.dfs(o, t0);
   }
 
+  /** The signature table for one depth-first search: the last one, emptied, when it fits, else a new one. */
+  private signatureTable(words: number, o: SolveOptions): SignatureTable {
+    const maxBytes = o.maxMemoryMB * 1024 * 1024;
+    const t = this.sigTable;
+    if (t && t.words === words && t.maxBytes === maxBytes && t.bits === o.signatureBits) {
+      t.clear();
+      return t;
+    }
+    return (this.sigTable = new SignatureTable(words, maxBytes, Math.min(o.maxNodes, 1 << 30), o.signatureBits));
+  }
+
+  /**
+   * Depth-first search, on exact keys until the table holds `SolveOptions.signaturesAfter`
+   * states, then on signatures: the same search in less memory. An exhausted
+   * search that went on signatures proves nothing, so it is run again on exact keys alone, with
+   * what is left of the budget, and only that search's end is a proof (its result counts the
+   * nodes of both). Small searches, which most proofs are, never leave the exact table.
+   */
   private *dfs(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
-    const tt = (this.lastTable = this.table(this.packer.words, o, false));
+    const words = this.packer.words;
+    const tt = (this.lastTable = this.table(words, o, false));
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
+    const deadline = t0 + o.maxSeconds * 1000;
+    const first = yield* this.depthFirstRun(tt, o, deadline, 0, g.home, o.signaturesAfter);
+    if (first.verdict !== 'unsolvable' || this.lastTable === tt) return first;
+    // Exhausted on signatures. No budget left for the exact search: not a proof.
+    if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
+    // A big signature table is let go, so that the two tables together stay near the memory cap.
+    if (this.lastTable.bytes() > RELEASE_BYTES) this.sigTable = null;
+    const exact = (this.lastTable = this.table(words, o, false));
+    this.confirmations++;
+    return yield* this.depthFirstRun(exact, o, deadline, first.nodes, first.bestHome, Infinity);
+  }
+
+  /**
+   * One depth-first search from the deal on `tt` (exact), after `spent` nodes of the budget
+   * (counted in its result and progress); `bestHome` carries over. It goes on on a signature
+   * table once `tt` holds `signaturesAfter` states (`lastTable` is then that one).
+   */
+  private *depthFirstRun(
+    tt: TranspositionTable, o: SolveOptions, deadline: number, spent: number, bestHome: number, signaturesAfter: number,
+  ): Generator<void, Omit<SolveResult, 'seconds'>> {
+    const g = this.g;
     const dfs = (this.depthFirst ??= new DepthFirst());
     dfs.begin(
       g, this.packer, tt, false, o, isRestricted(o.tactics) ? o.tactics : null,
       o.pileBound ? this.bound : null, o.wasteBound ? this.wasteBound : null,
     );
-    const deadline = t0 + o.maxSeconds * 1000;
+    dfs.tableLimit = signaturesAfter;
+    let table: StateSet = tt;
+    const pruned = this.pruned;
+    const prunedWaste = this.prunedWaste;
     for (;;) {
-      const code = dfs.run(o.maxNodes, deadline, this.sliceEnd);
-      this.progress = dfs.nodes;
-      this.progressHome = dfs.bestHome;
-      this.pruned = dfs.pruned;
-      this.prunedWaste = dfs.prunedWaste;
+      const code = dfs.run(o.maxNodes - spent, deadline, this.sliceEnd - spent);
+      const home = Math.max(bestHome, dfs.bestHome);
+      this.progress = spent + dfs.nodes;
+      this.progressHome = home;
+      this.pruned = pruned + dfs.pruned;
+      this.prunedWaste = prunedWaste + dfs.prunedWaste;
+      if (code === DFS_TABLE) {
+        const sig = this.signatureTable(this.packer.words, o);
+        dfs.tableLimit = Infinity;
+        if (sig.addAll(tt)) {
+          dfs.swapTable((table = this.lastTable = sig));
+          tt.clear();
+        }
+        continue;
+      }
       if (code === DFS_SLICE) {
         yield;
         continue;
@@ -447,7 +523,7 @@ export class Solver {
       const verdict: Verdict = code === DFS_WON ? 'won' : code === DFS_LOST ? 'unsolvable' : 'unknown';
       const limit = code === DFS_NODES ? 'nodes' : code === DFS_TIME ? 'time' : code === DFS_MEMORY ? 'memory' : undefined;
       return {
-        verdict, limit, nodes: dfs.nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: dfs.bestHome,
+        verdict, limit, nodes: spent + dfs.nodes, states: table.size, bytesPerState: table.bytesPerState(), bestHome: home,
         moves: code === DFS_WON ? g.history() : null,
       };
     }
@@ -562,7 +638,7 @@ export class Solver {
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
     const bound = o.pileBound ? this.bound : null;
     const deadline = t0 + o.maxSeconds * 1000;
-    if (!this.rolloutSeen || this.rolloutSeen.words !== packer.words) this.rolloutSeen = new TranspositionTable(packer.words, 1 << 28, false, 4096);
+    if (!this.rolloutSeen || this.rolloutSeen.words !== packer.words) this.rolloutSeen = new SignatureTable(packer.words, 1 << 28, 4096);
     const seen = (this.lastTable = this.rolloutSeen);
     const moves = this.moveBuf;
     let nodes = 0;

@@ -13,6 +13,23 @@ import { hashKey } from './key.js';
  * best-first only). `bytesPerState()` reports the figure for the states stored.
  */
 export const FULL = -2;
+
+/**
+ * What depth-first search, the rollout and its look-aheads need of a table: a set of packed
+ * keys. The exact TranspositionTable (below) is one; the SignatureTable (sigtable.ts) is another.
+ */
+export interface StateSet {
+  readonly words: number;
+  readonly maxBytes: number;
+  readonly size: number;
+  /** A new id (>= 0) when the key was not there, FULL when the memory cap forbids growing, another negative number when it was. */
+  insert(src: Uint32Array, off: number): number;
+  /** >= 0 when the key is there, else -1. */
+  find(src: Uint32Array, off: number): number;
+  clear(): void;
+  bytes(): number;
+  bytesPerState(): number;
+}
 const MAX_LOAD = 0.75;
 const ID_BITS = 27;
 const ID_MASK = (1 << ID_BITS) - 1;
@@ -23,7 +40,7 @@ const PRESIZE_STATES = 1 << 21;
 /** Room for at least this many states in the smallest table. */
 const MIN_STATES = 16;
 
-export class TranspositionTable {
+export class TranspositionTable implements StateSet {
   store: Uint32Array;
   parents: Int32Array | null;
   private index: Uint32Array;
@@ -171,7 +188,7 @@ export class TranspositionTable {
 }
 
 /** Slots of the smallest index (a power of two) that holds `states` at a load of at most MAX_LOAD. */
-function indexSlotsFor(states: number): number {
+export function indexSlotsFor(states: number): number {
   let cap = 1 << 4;
   while (cap * MAX_LOAD < states) cap *= 2;
   return cap;

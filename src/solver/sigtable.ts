@@ -1,0 +1,201 @@
+import { hashKey } from './key.js';
+import { FULL, type StateSet, type TranspositionTable, indexSlotsFor } from './table.js';
+
+/**
+ * A set of positions that stores a 48-bit signature of each packed key instead of the key: an
+ * open-addressing table (linear probing) of 6-byte slots, nothing else. Depth-first search, the
+ * rollout and its look-aheads only ask "seen before?", and this answers it with one read where
+ * the exact table (table.ts) reads its index and then the stored key, a dependent second read.
+ *
+ * Memory per stored state: 6 bytes a slot / load, the load kept between 0.375 and 0.75 by
+ * doubling: 8 to 16 bytes a state (`bytesPerState()`, checked by a test).
+ *
+ * Two different positions can share a signature. The odds: about n^2 / 2^49 for n states, so
+ * 0.2 pairs at 10 million states. Such a pair makes the search skip the second position as if
+ * it were the first. That can hide a win, never make one (every win is replayed by the verifier
+ * from the deal), so it can never make a wrong `won`; but a search that ends exhausted on this
+ * table has not proved anything. The solver therefore never reports `unsolvable` from it: it
+ * confirms the loss by a depth-first search on the exact table first (search.ts).
+ *
+ * The signature is the 32-bit hash of table.ts (`hashKey`, whose low bits pick the home slot)
+ * and 16 bits of a second, independent hash. `bits` (default 48) keeps fewer of them: only for
+ * tests, which use a few bits to make collisions common and check that no verdict depends on
+ * their absence.
+ */
+export class SignatureTable implements StateSet {
+  /** Three 16-bit words a slot: the first hash's high and low halves, the second hash's low half; all zero = empty. */
+  private slots: Uint16Array;
+  private mask: number;
+  private readonly hiMask: number;
+  private readonly loMask: number;
+  /** The slots of the first JOURNAL states inserted since the last clear, so that clearing a table that holds few (a look-ahead's) touches only those. */
+  private readonly journal = new Int32Array(JOURNAL);
+  private journaled = true;
+  size = 0;
+
+  /**
+   * @param words key size in 32-bit words
+   * @param maxBytes memory cap for the slots
+   * @param expectedStates how many states to make room for at once (capped)
+   * @param bits signature bits kept, 1 to 48 (fewer only in tests)
+   */
+  constructor(
+    readonly words: number,
+    readonly maxBytes: number,
+    expectedStates = 1 << 14,
+    readonly bits = 48,
+  ) {
+    if (!(bits >= 1 && bits <= 48)) throw new RangeError(`signature bits must be 1 to 48, not ${bits}`);
+    this.hiMask = bits >= 32 ? 0xffffffff : (2 ** bits - 1) >>> 0;
+    this.loMask = bits > 32 ? 2 ** (bits - 32) - 1 : 0;
+    const states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor((maxBytes * MAX_LOAD) / SLOT_BYTES)));
+    const cap = indexSlotsFor(states);
+    this.slots = new Uint16Array(cap * 3);
+    this.mask = cap - 1;
+  }
+
+  /** Bytes the table's array takes now. */
+  bytes(): number {
+    return this.slots.byteLength;
+  }
+
+  /**
+   * Bytes per stored state: the slots these states need in a table grown from its smallest size
+   * (as the exact table counts its index; a table sized up front or reused has more).
+   */
+  bytesPerState(): number {
+    if (this.size === 0) return 0;
+    return (SLOT_BYTES * indexSlotsFor(Math.max(this.size, MIN_STATES))) / this.size;
+  }
+
+  /** Empties the table, keeping its array. */
+  clear(): void {
+    if (this.size > JOURNAL || !this.journaled) this.slots.fill(0);
+    else {
+      const s = this.slots;
+      for (let k = 0; k < this.size; k++) {
+        const p = this.journal[k]! * 3;
+        s[p] = 0;
+        s[p + 1] = 0;
+        s[p + 2] = 0;
+      }
+    }
+    this.size = 0;
+    this.journaled = true;
+  }
+
+  /**
+   * Inserts the key src[off..off+words). Returns a new id (>= 0, the count before) when its
+   * signature was not there, a negative number other than FULL when it was, FULL when the memory
+   * cap forbids growing.
+   */
+  insert(src: Uint32Array, off: number): number {
+    let h = (hashKey(src, off, this.words) & this.hiMask) >>> 0;
+    const lo = hashLow(src, off, this.words) & this.loMask;
+    if (h === 0 && lo === 0) h = 1;
+    const a = h >>> 16;
+    const b = h & 0xffff;
+    const s = this.slots;
+    const mask = this.mask;
+    let i = h & mask;
+    for (;;) {
+      const p = i * 3;
+      const x = s[p]!;
+      const y = s[p + 1]!;
+      const z = s[p + 2]!;
+      if ((x | y | z) === 0) break;
+      if (x === a && y === b && z === lo) return EXISTS;
+      i = (i + 1) & mask;
+    }
+    if (this.size + 1 > (mask + 1) * MAX_LOAD) {
+      if (!this.grow()) return FULL;
+      return this.insert(src, off);
+    }
+    const p = i * 3;
+    s[p] = a;
+    s[p + 1] = b;
+    s[p + 2] = lo;
+    if (this.size < JOURNAL) this.journal[this.size] = i;
+    return this.size++;
+  }
+
+  /**
+   * Inserts every key of an exact table (a depth-first search going on with signatures).
+   * Returns false when the memory cap forbids it.
+   */
+  addAll(t: TranspositionTable): boolean {
+    const W = this.words;
+    for (let id = 0; id < t.size; id++) if (this.insert(t.store, id * W) === FULL) return false;
+    return true;
+  }
+
+  /** 0 when the key's signature is there, else -1. */
+  find(src: Uint32Array, off: number): number {
+    let h = (hashKey(src, off, this.words) & this.hiMask) >>> 0;
+    const lo = hashLow(src, off, this.words) & this.loMask;
+    if (h === 0 && lo === 0) h = 1;
+    const a = h >>> 16;
+    const b = h & 0xffff;
+    const s = this.slots;
+    const mask = this.mask;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const p = i * 3;
+      const x = s[p]!;
+      const y = s[p + 1]!;
+      const z = s[p + 2]!;
+      if ((x | y | z) === 0) return -1;
+      if (x === a && y === b && z === lo) return 0;
+    }
+  }
+
+  private grow(): boolean {
+    const old = this.slots;
+    const cap = (this.mask + 1) * 2;
+    if (cap * SLOT_BYTES > this.maxBytes) return false;
+    const s = new Uint16Array(cap * 3);
+    const mask = cap - 1;
+    for (let p = 0; p < old.length; p += 3) {
+      const x = old[p]!;
+      const y = old[p + 1]!;
+      const z = old[p + 2]!;
+      if ((x | y | z) === 0) continue;
+      let i = ((x << 16) | y) & mask;
+      while ((s[i * 3]! | s[i * 3 + 1]! | s[i * 3 + 2]!) !== 0) i = (i + 1) & mask;
+      s[i * 3] = x;
+      s[i * 3 + 1] = y;
+      s[i * 3 + 2] = z;
+    }
+    this.slots = s;
+    this.mask = mask;
+    this.journaled = false; // its slots moved
+    return true;
+  }
+}
+
+const SLOT_BYTES = 6;
+const MAX_LOAD = 0.75;
+const MIN_STATES = 16;
+/** Largest table sized up front; beyond it the table grows by doubling. */
+const PRESIZE_STATES = 1 << 21;
+/** What `insert` returns for a signature already there. */
+const EXISTS = -3;
+/** States whose slots `clear` remembers. */
+const JOURNAL = 512;
+
+/**
+ * A second 32-bit hash of a key, independent of `hashKey` (other constants, xxHash32's round
+ * and finish): 16 of its bits complete a signature.
+ */
+function hashLow(key: Uint32Array, off: number, words: number): number {
+  let h = (0x165667b1 + words) | 0;
+  for (let i = 0; i < words; i++) {
+    h = (h + Math.imul(key[off + i]!, 0xc2b2ae3d)) | 0;
+    h = Math.imul((h << 17) | (h >>> 15), 0x27d4eb2f);
+  }
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x85ebca77);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae3d);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
