@@ -43,6 +43,11 @@ export class DepthFirst {
   /** Positions cut by PileBound, and by WasteBound. */
   pruned = 0;
   prunedWaste = 0;
+  /**
+   * Look up and store the positions right after a draw as well (for tests only: under the draw
+   * discipline they are always new, see `run`, and the search is the same either way).
+   */
+  storeDraws = false;
   /** `run` stops with DFS_TABLE (at a check) once the table holds this many states. */
   tableLimit = Infinity;
   private d = 0;
@@ -109,6 +114,7 @@ export class DepthFirst {
     const usePrune = bound !== null && bound.enabled;
     const wb = this.waste;
     const useWaste = wb !== null && wb.enabled;
+    const skipDraws = this.moves.drawDiscipline && !this.storeDraws;
     let nodes = this.nodes;
     let bestHome = this.bestHome;
     let d = this.d;
@@ -122,7 +128,19 @@ export class DepthFirst {
         const drew = (m & 63) === SRC_DRAW;
         const made = packer.child(keys, d * W, keys, at, m);
         let id: number;
-        if (made && g.home + (((m >> 6) & 63) === DST_FOUNDATION ? 1 : 0) <= bestHome) {
+        if (drew && skipDraws) {
+          // Under the draw discipline a position right after a draw is new: it is reached only
+          // by that draw from one position, searched once. (Undoing the draw gives the stock
+          // pointer and the waste of that position, and they fix its flag too: had it also come
+          // just after a draw, of the card now under the top, nothing but another draw, which
+          // moves the stock pointer, or a move of that card, which takes it off for good, could
+          // have followed that draw. A search from a position never comes back to it, since the
+          // stock pointer never goes back.) So it is neither looked up nor stored: the same
+          // search, one lookup fewer a first-deal node.
+          g.apply(m);
+          if (!made) packer.pack(keys, at, true);
+          id = 0;
+        } else if (made && g.home + (((m >> 6) & 63) === DST_FOUNDATION ? 1 : 0) <= bestHome) {
           // The child's key is known before the move is made, and the child can neither raise
           // bestHome nor be won: look it up first and make the move only for a new position.
           // Most children are positions already stored (3 a node on book deal 1), and these
