@@ -1,5 +1,5 @@
 import { type Tactics, allowedByTactics } from '../game/tactics.js';
-import { type Game, DST_FOUNDATION, GEN_REDUCED, SRC_DRAW, SRC_REDEAL, SRC_WASTE } from '../game/state.js';
+import { type Game, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE } from '../game/state.js';
 import { type SolveOptions } from './search.js';
 
 /** What `childMoves` needs of the options (the solver's, or the players' lookahead's). */
@@ -64,15 +64,17 @@ export function childMoves(
       s = g.len[dst] === 0 ? 5 : g.orig[src] === g.len[src] ? 60 : 30;
     } else s = g.len[dst] === 0 ? 10 : wasteFirst ? 70 : 40;
     if (seed !== 0) s = s * 4096 + (Math.imul(m ^ seed, 0x9e3779b1) >>> 20);
+    // Sorted by score, then generation order: one number (below 2^31) that holds both, so
+    // that the insertion sort moves one array; the moves are written out after.
+    s = s * MAX_MOVES + (MAX_MOVES - 1 - i);
     let j = k++;
     while (j > 0 && scores[j - 1]! < s) {
       scores[j] = scores[j - 1]!;
-      out[at + j] = out[at + j - 1]!;
       j--;
     }
     scores[j] = s;
-    out[at + j] = m;
   }
+  for (let j = 0; j < k; j++) out[at + j] = gen[MAX_MOVES - 1 - (scores[j]! & (MAX_MOVES - 1))]!;
   return k;
 }
 

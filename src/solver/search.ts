@@ -346,7 +346,8 @@ export class Solver {
    * budget alone) the shares are shares of the time: the stage that has used the least of its
    * share so far takes the next slice. The first stage to end with a verdict gives it; the
    * preset is unknown when every stage has run out. Nodes and states of the result add up over
-   * the stages; bestHome and bytesPerState are the largest; seconds is the wall-clock time.
+   * the stages, and bytesPerState is that of all their states (the bytes their states take, over
+   * the states); bestHome is the largest; seconds is the wall-clock time.
    */
   solvePreset(deal: Deal, rules: Rules, preset: string = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SolveResult {
     const p = PRESETS[preset];
@@ -403,15 +404,16 @@ export class Solver {
   private presetResult(runs: SearchRun[], results: (SolveResult | null)[], r: SolveResult, t0: number): SolveResult {
     let nodes = 0;
     let states = 0;
-    let bytesPerState = 0;
+    let bytes = 0;
     let bestHome = 0;
     for (let i = 0; i < runs.length; i++) {
       const p = results[i] ?? runs[i]!.progress();
       nodes += p.nodes;
       states += p.states;
       bestHome = Math.max(bestHome, p.bestHome);
-      bytesPerState = Math.max(bytesPerState, p.bytesPerState);
+      bytes += p.bytesPerState * p.states;
     }
+    const bytesPerState = states > 0 ? bytes / states : 0;
     return { ...r, nodes, states, bestHome, bytesPerState, seconds: (performance.now() - t0) / 1000 };
   }
 

@@ -31,6 +31,10 @@ export class SignatureTable implements StateSet {
   /** The slots of the first JOURNAL states inserted since the last clear, so that clearing a table that holds few (a look-ahead's) touches only those. */
   private readonly journal = new Int32Array(JOURNAL);
   private journaled = true;
+  /** The signature `probe` made last, in the three words of a slot. */
+  private sigA = 0;
+  private sigB = 0;
+  private sigC = 0;
   size = 0;
 
   /**
@@ -90,31 +94,17 @@ export class SignatureTable implements StateSet {
    * cap forbids growing.
    */
   insert(src: Uint32Array, off: number): number {
-    let h = (hashKey(src, off, this.words) & this.hiMask) >>> 0;
-    const lo = hashLow(src, off, this.words) & this.loMask;
-    if (h === 0 && lo === 0) h = 1;
-    const a = h >>> 16;
-    const b = h & 0xffff;
-    const s = this.slots;
-    const mask = this.mask;
-    let i = h & mask;
-    for (;;) {
-      const p = i * 3;
-      const x = s[p]!;
-      const y = s[p + 1]!;
-      const z = s[p + 2]!;
-      if ((x | y | z) === 0) break;
-      if (x === a && y === b && z === lo) return EXISTS;
-      i = (i + 1) & mask;
-    }
-    if (this.size + 1 > (mask + 1) * MAX_LOAD) {
+    const i = this.probe(src, off);
+    if (i < 0) return EXISTS;
+    if (this.size + 1 > (this.mask + 1) * MAX_LOAD) {
       if (!this.grow()) return FULL;
       return this.insert(src, off);
     }
     const p = i * 3;
-    s[p] = a;
-    s[p + 1] = b;
-    s[p + 2] = lo;
+    const s = this.slots;
+    s[p] = this.sigA;
+    s[p + 1] = this.sigB;
+    s[p + 2] = this.sigC;
     if (this.size < JOURNAL) this.journal[this.size] = i;
     return this.size++;
   }
@@ -131,11 +121,22 @@ export class SignatureTable implements StateSet {
 
   /** 0 when the key's signature is there, else -1. */
   find(src: Uint32Array, off: number): number {
+    return this.probe(src, off) < 0 ? 0 : -1;
+  }
+
+  /**
+   * Makes the key's signature (sigA, sigB, sigC) and looks for it: returns the empty slot where
+   * it would go, or -1 when it is there.
+   */
+  private probe(src: Uint32Array, off: number): number {
     let h = (hashKey(src, off, this.words) & this.hiMask) >>> 0;
-    const lo = hashLow(src, off, this.words) & this.loMask;
-    if (h === 0 && lo === 0) h = 1;
+    const c = hashLow(src, off, this.words) & this.loMask;
+    if (h === 0 && c === 0) h = 1;
     const a = h >>> 16;
     const b = h & 0xffff;
+    this.sigA = a;
+    this.sigB = b;
+    this.sigC = c;
     const s = this.slots;
     const mask = this.mask;
     for (let i = h & mask; ; i = (i + 1) & mask) {
@@ -143,8 +144,8 @@ export class SignatureTable implements StateSet {
       const x = s[p]!;
       const y = s[p + 1]!;
       const z = s[p + 2]!;
-      if ((x | y | z) === 0) return -1;
-      if (x === a && y === b && z === lo) return 0;
+      if ((x | y | z) === 0) return i;
+      if (x === a && y === b && z === c) return -1;
     }
   }
 
