@@ -263,8 +263,8 @@ lines.push(
   'or LockBound before any search (that share in brackets); unknown = a budget ran out (counts by',
   'limit in brackets); errors = solutions that failed to verify (solver bugs).',
   'nodes/s = all nodes expanded / all seconds searched; bytes/state = the mean over all stored',
-  "states of each deal's table bytes per state (its keys, and the index its states need),",
-  'weighted by its states.',
+  "states of each deal's table bytes per state (its keys or their signatures, and the index its",
+  "states need; a preset's: all its stages' states), weighted by its states.",
 );
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
