@@ -481,7 +481,10 @@ export class Solver {
     if (this.lastTable.bytes() > RELEASE_BYTES) this.sigTable = null;
     const exact = (this.lastTable = this.table(words, o, false));
     this.confirmations++;
-    return yield* this.depthFirstRun(exact, o, deadline, first.nodes, first.bestHome, Infinity);
+    const r = yield* this.depthFirstRun(exact, o, deadline, first.nodes, first.bestHome, Infinity);
+    // Nor is a big exact table kept for the next deal, where a signature table may grow beside it.
+    if (exact.bytes() > RELEASE_BYTES) this.dfsTable = null;
+    return r;
   }
 
   /**
