@@ -65,8 +65,7 @@ export function childMoves(
     } else s = g.len[dst] === 0 ? 10 : wasteFirst ? 70 : 40;
     if (seed !== 0) s = s * 4096 + (Math.imul(m ^ seed, 0x9e3779b1) >>> 20);
     // Sorted by score, then generation order: one number (below 2^31; MAX_MOVES is a power of
-    // two) that holds both, so
-    // that the insertion sort moves one array; the moves are written out after.
+    // two) holds both, so that the insertion sort moves one array; the moves are written after.
     s = s * MAX_MOVES + (MAX_MOVES - 1 - i);
     let j = k++;
     while (j > 0 && scores[j - 1]! < s) {
