@@ -474,7 +474,8 @@ export class Solver {
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
     const deadline = t0 + o.maxSeconds * 1000;
     const first = yield* this.depthFirstRun(tt, o, deadline, 0, g.home, o.signaturesAfter);
-    if (first.verdict !== 'unsolvable' || this.lastTable === tt) return first;
+    const onSignatures = this.lastTable !== tt; // depthFirstRun went on with the signature table
+    if (first.verdict !== 'unsolvable' || !onSignatures) return first;
     // Exhausted on signatures. No budget left for the exact search: not a proof.
     if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
     // A big signature table is let go, so that the two tables together stay near the memory cap.

@@ -1,11 +1,12 @@
 import { hashKey } from './key.js';
-import { FULL, type StateSet, type TranspositionTable, indexSlotsFor } from './table.js';
+import { FULL, MAX_LOAD, MIN_STATES, PRESIZE_STATES, type StateSet, type TranspositionTable, indexSlotsFor } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each packed key instead of the key: an
  * open-addressing table (linear probing) of 6-byte slots, nothing else. Depth-first search, the
  * rollout and its look-aheads only ask "seen before?", and this answers it with one read where
- * the exact table (table.ts) reads its index and then the stored key, a dependent second read.
+ * the exact table (table.ts) reads its index and then the stored key, a dependent second read
+ * (depth-first search measured no faster for it: the key is still packed, and hashed twice).
  *
  * Memory per stored state: 6 bytes a slot / load, the load kept between 0.375 and 0.75 by
  * doubling: 8 to 16 bytes a state (`bytesPerState()`, checked by a test).
@@ -174,10 +175,6 @@ export class SignatureTable implements StateSet {
 }
 
 const SLOT_BYTES = 6;
-const MAX_LOAD = 0.75;
-const MIN_STATES = 16;
-/** Largest table sized up front; beyond it the table grows by doubling. */
-const PRESIZE_STATES = 1 << 21;
 /** What `insert` returns for a signature already there. */
 const EXISTS = -3;
 /** States whose slots `clear` remembers. */

@@ -30,15 +30,16 @@ export interface StateSet {
   bytes(): number;
   bytesPerState(): number;
 }
-const MAX_LOAD = 0.75;
+/** Most a table fills its index (or its slots) before it doubles. */
+export const MAX_LOAD = 0.75;
 const ID_BITS = 27;
 const ID_MASK = (1 << ID_BITS) - 1;
 /** Most states one table holds (ids fit in 27 bits). */
 export const MAX_STATES = ID_MASK - 1;
 /** Largest table sized up front; beyond it the table grows by doubling. */
-const PRESIZE_STATES = 1 << 21;
+export const PRESIZE_STATES = 1 << 21;
 /** Room for at least this many states in the smallest table. */
-const MIN_STATES = 16;
+export const MIN_STATES = 16;
 
 export class TranspositionTable implements StateSet {
   store: Uint32Array;
