@@ -52,6 +52,8 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ['dfs pileBound=false', single({ search: 'dfs', pileBound: false })],
   ['dfs wasteBound=true', single({ search: 'dfs', wasteBound: true })],
   ['dfs lockBound=false', single({ search: 'dfs', lockBound: false })],
+  // LockBound at every position instead of at the root only: every proof is then the search's.
+  ['dfs lockBoundEvery=true lockBound=false', single({ search: 'dfs', lockBoundEvery: true, lockBound: false })],
   // Signatures from the first check (1,024 nodes) on: a search exhausted on them is confirmed on
   // exact keys. With 16-bit signatures, collisions are common and some searches end exhausted
   // on won deals: only the confirmation keeps those from being called unsolvable.
@@ -670,6 +672,23 @@ describe('LockBound', () => {
     const proved: number[] = [];
     for (let n = 1; n <= 300; n++) if (new LockBound(new Game(dealFromNumber(n, FULL_SIZE), BOOK)).lost()) proved.push(n);
     expect(proved).toEqual([15, 42, 72, 88, 101, 141, 165, 245]);
+  });
+
+  it('asked at every position (lockBoundEvery), it proves book deal 988 lost where the search without it cannot', () => {
+    // LockBound gives up on the deal itself (a column may be emptied), but not on most of the
+    // positions the search reaches: the cards a line has committed leave L far less room.
+    const solver = new Solver();
+    const deal = dealFromNumber(988, FULL_SIZE);
+    expect(new LockBound(new Game(deal, BOOK)).check()).toBe(LOCK_SPACES);
+    const exact = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000, lockBoundEvery: true, signaturesAfter: Infinity });
+    expect([exact.verdict, exact.proof, exact.nodes, exact.states, solver.prunedLock]).toEqual(['unsolvable', 'search', 327_417, 90_973, 52_848]);
+    // By default the search goes on signatures after 65,536 states, so the exhaustion is
+    // confirmed on exact keys: twice the nodes. The prove preset asks it at every position.
+    const prove = solver.solvePreset(deal, BOOK, 'prove');
+    expect([prove.verdict, prove.proof, prove.nodes]).toEqual(['unsolvable', 'search', 2 * 327_417]);
+    // The same budget without it is not enough (the search needs more than 15 M nodes).
+    const plain = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 2 * 327_417 });
+    expect([plain.verdict, plain.limit, solver.prunedLock]).toEqual(['unknown', 'nodes', 0]);
   });
 
   it('under tactics (a smaller game) it stays sound and proves more: restricted searches agree with it on and off', () => {

@@ -2,6 +2,7 @@ import { type Tactics } from '../game/tactics.js';
 import { type Game, DST_FOUNDATION, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { type PileBound } from './bound.js';
 import { type KeyPacker } from './key.js';
+import { LOCK_LOST, type LockBound } from './lockbound.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
 import { FULL, type StateSet } from './table.js';
 import { type WasteBound } from './wastebound.js';
@@ -28,9 +29,9 @@ export const CHECK = 1023;
  * Every position reached is packed (KeyPacker) and looked up in the transposition table; one
  * already there is not searched again. A position that PileBound proves lost is not expanded
  * (asked only after moves that can change its answer: `PileBound.mayChange`, which assumes the
- * caller asked it at the root), nor, right after a draw, one that WasteBound proves lost. The
- * moves tried are `childMoves` with the given options and tactics. Nothing is allocated per
- * node.
+ * caller asked it at the root), nor, right after a draw, one that WasteBound proves lost, nor
+ * (when `lock` is set) one that LockBound proves lost. The moves tried are `childMoves` with
+ * the given options and tactics. Nothing is allocated per node.
  *
  * Nodes: the root counts as one, and each new position as one more when it is expanded; `run`
  * never counts more than `maxNodes`.
@@ -40,9 +41,15 @@ export class DepthFirst {
   nodes = 0;
   /** Most cards home in any position reached. */
   bestHome = 0;
-  /** Positions cut by PileBound, and by WasteBound. */
+  /** Positions cut by PileBound, by WasteBound, and by LockBound. */
   pruned = 0;
   prunedWaste = 0;
+  prunedLock = 0;
+  /**
+   * Ask LockBound at every position expanded (set before `begin`; null: never). The solver's
+   * `lockBoundEvery`; see there.
+   */
+  lock: LockBound | null = null;
   /**
    * Look up and store the positions right after a draw as well (for tests only: under the draw
    * discipline they are always new, see `run`, and the search is the same either way).
@@ -91,6 +98,7 @@ export class DepthFirst {
     this.bestHome = g.home;
     this.pruned = 0;
     this.prunedWaste = 0;
+    this.prunedLock = 0;
     this.d = 0;
     packer.pack(this.keys, 0, justDrew);
     tt.insert(this.keys, 0);
@@ -115,6 +123,8 @@ export class DepthFirst {
     const wb = this.waste;
     const useWaste = wb !== null && wb.enabled;
     const skipDraws = this.moves.drawDiscipline && !this.storeDraws;
+    const lock = this.lock;
+    const lockTactics = this.tactics ?? undefined;
     let nodes = this.nodes;
     let bestHome = this.bestHome;
     let d = this.d;
@@ -185,6 +195,11 @@ export class DepthFirst {
         }
         if (useWaste && drew && wb.lost()) {
           this.prunedWaste++;
+          g.undo();
+          continue;
+        }
+        if (lock !== null && lock.check(lockTactics) === LOCK_LOST) {
+          this.prunedLock++;
           g.undo();
           continue;
         }

@@ -50,12 +50,20 @@ export interface SolveOptions {
   readonly wasteBound: boolean;
   /**
    * Before searching, ask LockBound whether the deal is lost (sound; see lockbound.ts): when it
-   * proves so, the verdict is unsolvable with no node expanded (`proof: 'locks'`). Asked at the
-   * root only: inside a depth-first search it cut almost nothing (book deals 1-300 at 200,000
-   * nodes: not one more deal proved, 30 % slower), since deeper positions can nearly always
-   * still make a space.
+   * proves so, the verdict is unsolvable with no node expanded (`proof: 'locks'`). Inside the
+   * search: `lockBoundEvery`.
    */
   readonly lockBound: boolean;
+  /**
+   * Depth-first search asks LockBound at every position it expands that holds no space, and
+   * cuts the ones it proves lost (sound, as at the root). Deeper in the search the cards the
+   * real line has committed leave the relaxed game far less room: book deals 540, 645 and 986,
+   * which the search without it proves in 4.5 M, more than 15 M and 3.0 M nodes, take
+   * 492,218, 511,026 and 825,131 (exact keys), in a third to a half of the time; won deals take
+   * about as long as without it (docs/SOLVER.md, LockBound). Off by default: at one second a deal
+   * it has not been shown to decide more; on in the `prove` preset.
+   */
+  readonly lockBoundEvery: boolean;
   /**
    * Depth-first search goes on with 48-bit signatures of its positions (sigtable.ts: 8-16 bytes
    * a state) instead of exact keys (table.ts: 25-33 bytes at full size) once it has stored this
@@ -109,6 +117,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   pileBound: true,
   wasteBound: false,
   lockBound: true,
+  lockBoundEvery: false,
   signaturesAfter: 1 << 16,
   signatureBits: 48,
   seed: 0,
@@ -178,8 +187,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     stages: [{ share: 1, options: { search: 'best', heuristic: 'waste' } }],
   },
   prove: {
-    description: 'one depth-first search with a large budget (50 M nodes, 8 GB), to prove what it can',
-    options: { maxNodes: 50_000_000, maxMemoryMB: 8192 },
+    description: 'one depth-first search with a large budget (50 M nodes, 8 GB) that asks LockBound at every position, to prove what it can',
+    options: { maxNodes: 50_000_000, maxMemoryMB: 8192, lockBoundEvery: true },
     stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
   },
 };
@@ -260,6 +269,8 @@ export class Solver {
   pruned = 0;
   /** Positions cut by WasteBound in the last search. */
   prunedWaste = 0;
+  /** Positions cut by LockBound in the last depth-first search (`lockBoundEvery`). */
+  prunedLock = 0;
   /** Second depth-first searches, on exact keys, run to confirm an exhaustion on signatures (since this Solver was made). */
   confirmations = 0;
   private keyBuf = new Uint32Array(64);
@@ -305,6 +316,7 @@ export class Solver {
     this.lockBound = new LockBound(this.g);
     this.pruned = 0;
     this.prunedWaste = 0;
+    this.prunedLock = 0;
     this.progress = 0;
     this.progressHome = 0;
     this.lastTable = null;
@@ -503,9 +515,11 @@ export class Solver {
       o.pileBound ? this.bound : null, o.wasteBound ? this.wasteBound : null,
     );
     dfs.tableLimit = signaturesAfter;
+    dfs.lock = o.lockBoundEvery ? this.lockBound : null;
     let table: StateSet = tt;
     const pruned = this.pruned;
     const prunedWaste = this.prunedWaste;
+    const prunedLock = this.prunedLock;
     for (;;) {
       const code = dfs.run(o.maxNodes - spent, deadline, this.sliceEnd - spent);
       const home = Math.max(bestHome, dfs.bestHome);
@@ -513,6 +527,7 @@ export class Solver {
       this.progressHome = home;
       this.pruned = pruned + dfs.pruned;
       this.prunedWaste = prunedWaste + dfs.prunedWaste;
+      this.prunedLock = prunedLock + dfs.prunedLock;
       if (code === DFS_TABLE) {
         const sig = this.signatureTable(this.packer.words, o);
         dfs.tableLimit = Infinity;
