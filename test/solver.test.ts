@@ -683,9 +683,12 @@ describe('LockBound', () => {
     const exact = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000, lockBoundEvery: true, signaturesAfter: Infinity });
     expect([exact.verdict, exact.proof, exact.nodes, exact.states, solver.prunedLock]).toEqual(['unsolvable', 'search', 327_417, 90_973, 52_848]);
     // By default the search goes on signatures after 65,536 states, so the exhaustion is
-    // confirmed on exact keys: twice the nodes. The prove preset asks it at every position.
+    // confirmed on exact keys: twice the nodes.
+    const confirmed = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000, lockBoundEvery: true });
+    expect([confirmed.verdict, confirmed.proof, confirmed.nodes]).toEqual(['unsolvable', 'search', 2 * 327_417]);
+    // The prove preset asks it at every position, on exact keys.
     const prove = solver.solvePreset(deal, BOOK, 'prove');
-    expect([prove.verdict, prove.proof, prove.nodes]).toEqual(['unsolvable', 'search', 2 * 327_417]);
+    expect([prove.verdict, prove.proof, prove.nodes, prove.states]).toEqual(['unsolvable', 'search', 327_417, 90_973]);
     // The same budget without it is not enough (the search needs more than 15 M nodes).
     const plain = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 2 * 327_417 });
     expect([plain.verdict, plain.limit, solver.prunedLock]).toEqual(['unknown', 'nodes', 0]);
