@@ -82,9 +82,11 @@ export class LockBound {
   private emptied = false;
   /**
    * Cards whose release may have changed (a copy of the card below went home, or a copy of the
-   * card above became a target) since `settle` last looked: a stack, emptied by `settle`.
+   * card above became a target) since `settle` last looked: a stack, emptied by `settle`. One
+   * entry per card sent home (at most 104) and per dealt card that becomes a target (at most
+   * 16 columns x 7 rows) in one check, so 256 entries always do.
    */
-  private readonly changed = new Uint8Array(1024);
+  private readonly changed = new Uint8Array(256);
   private changedLen = 0;
   readonly enabled: boolean;
 
