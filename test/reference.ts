@@ -25,6 +25,15 @@ export const REFERENCE_MAX_STATES = 3_000_000;
 
 export function referenceSolve(deal: Deal, rules: Rules, maxStates = REFERENCE_MAX_STATES): ReferenceResult {
   const game = new Game(deal, rules);
+  const { won, states } = referenceSearch(game, maxStates);
+  return { verdict: won ? 'won' : 'unsolvable', states, moves: won ? game.history() : null };
+}
+
+/**
+ * The same exhaustive search from the position `game` stands in (any position of a line):
+ * when won, the winning moves are left applied; otherwise the game is back where it was.
+ */
+export function referenceSearch(game: Game, maxStates = REFERENCE_MAX_STATES): { won: boolean; states: number } {
   const seen = new Set<string>();
 
   // Returns true when a win is reachable from the current position.
@@ -46,5 +55,5 @@ export function referenceSolve(deal: Deal, rules: Rules, maxStates = REFERENCE_M
   };
 
   const won = search();
-  return { verdict: won ? 'won' : 'unsolvable', states: seen.size, moves: won ? game.history() : null };
+  return { won, states: seen.size };
 }

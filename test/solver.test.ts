@@ -20,7 +20,7 @@ import { LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { RULE_VARIANTS } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
-import { referenceSolve } from './reference.js';
+import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { DFS_WON, DepthFirst } from '../src/solver/dfs.js';
 import { TranspositionTable } from '../src/solver/table.js';
@@ -741,24 +741,40 @@ describe('LockBound', () => {
     expect(new LockBound(new Game(dealFromNumber(1, FULL_SIZE), BOOK)).lost()).toBe(false);
   });
 
-  it('gives up once a space has been made, and is off under building=suit', () => {
-    // Random playouts on a small deck until a column is empty: from then on, never lost.
+  it('gives up while a column is empty, plays a card placed in a space as a column, and is off under building=suit', () => {
+    // Random playouts on a small deck: never lost while a column is empty; once every space
+    // has been filled, the check goes on (and proves some of those positions lost).
     const size = parseSize('1x6 5x3');
     let spaces = 0;
+    let filled = 0;
+    let filledLost = 0;
     for (let n = 0; n < 40; n++) {
       const g = new Game(dealFromNumber(n, size), BOOK);
       const bound = new LockBound(g);
       randomPlayout(g, n + 1, 200, (m) => {
         g.apply(m);
         let empty = false;
-        for (let c = 0; c < g.columns; c++) if (g.orig[c] === 0) empty = true;
+        let placed = false;
+        for (let c = 0; c < g.columns; c++) {
+          if (g.orig[c] === 0 && g.len[c] === 0) empty = true;
+          if (g.orig[c] === 0 && g.len[c]! > 0) placed = true;
+        }
         if (empty) {
           spaces++;
           expect(bound.check(), `deal ${n}`).toBe(LOCK_SPACES);
+        } else if (placed) {
+          filled++;
+          if (bound.check() === LOCK_LOST) {
+            // Proved lost: the exhaustive reference search from here agrees.
+            filledLost++;
+            expect(referenceSearch(g).won, `deal ${n}`).toBe(false);
+          }
         }
       });
     }
     expect(spaces).toBeGreaterThan(100);
+    expect(filled).toBeGreaterThan(100);
+    expect(filledLost).toBeGreaterThan(0);
     const suit = new LockBound(new Game(dealFromNumber(15, FULL_SIZE), parseRules('building=suit')));
     expect(suit.enabled).toBe(false);
     expect(suit.check()).toBe(LOCK_OPEN);

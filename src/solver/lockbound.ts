@@ -42,8 +42,9 @@ export const LOCK_SPACES = 2;
  * Spaces: a space takes any card, which unlocks everything. A column is emptied only when every
  * card in it has left, so the first real space comes no earlier than the first point at which L
  * sees a column all of whose cards are released. L gives up there (LOCK_SPACES), and at once on a
- * position with an empty column or a card placed in one. So does it under building=suit, where
- * any card can move onto a run (the test is off).
+ * position with an empty column. A card placed in a space is a one-card column like any other
+ * (it takes a pair; it leaves home, as a pair, or into a space): L plays it as one. L gives up
+ * under building=suit, where any card can move onto a run (the test is off).
  *
  * Tactics (src/game/tactics.ts), when the solver plays the smaller game of a player who keeps
  * to them, make L stricter, and each is a restriction of the real moves, so L stays a
@@ -110,9 +111,12 @@ export class LockBound {
     if (!this.enabled) return LOCK_OPEN;
     this.targets = g.building !== 1 || tactics.pairing === 'never' ? 0 : tactics.pairing === 'cautious' ? 1 : 2;
     this.noSpaces = tactics.spaces === 'never' || (tactics.spaces === 'hold' && !g.secondDeal) ? 2 : tactics.spaces === 'hold' && g.phase === 1 ? 1 : 0;
-    // A card placed in a space, or a space that may take one: give up (first, as it is cheap:
-    // depth-first search asks at every position with `lockBoundEvery`).
-    for (let c = 0; c < g.columns; c++) if (g.orig[c] === 0 && (g.len[c]! > 0 || this.noSpaces === 0)) return LOCK_SPACES;
+    // A space that may take a card: give up (first, as it is cheap: depth-first search asks at
+    // every position with `lockBoundEvery`). A column whose cards were placed in a space (orig
+    // 0) is an ordinary column of L: its bottom card is a dealt card in all but name (it takes a
+    // pair, and leaves only home, as a pair, or into a space), and the column is emptied only
+    // when L has released all of it (then L gives up as for any column).
+    for (let c = 0; c < g.columns; c++) if (g.orig[c] === 0 && g.len[c] === 0 && this.noSpaces === 0) return LOCK_SPACES;
     this.emptied = false;
     this.changedLen = 0;
     const home = this.home;
