@@ -111,12 +111,10 @@ export class LockBound {
     if (!this.enabled) return LOCK_OPEN;
     this.targets = g.building !== 1 || tactics.pairing === 'never' ? 0 : tactics.pairing === 'cautious' ? 1 : 2;
     this.noSpaces = tactics.spaces === 'never' || (tactics.spaces === 'hold' && !g.secondDeal) ? 2 : tactics.spaces === 'hold' && g.phase === 1 ? 1 : 0;
-    // A space that may take a card: give up (first, as it is cheap: depth-first search asks at
-    // every position with `lockBoundEvery`). A column whose cards were placed in a space (orig
-    // 0) is an ordinary column of L: its bottom card is a dealt card in all but name (it takes a
-    // pair, and leaves only home, as a pair, or into a space), and the column is emptied only
-    // when L has released all of it (then L gives up as for any column).
-    for (let c = 0; c < g.columns; c++) if (g.orig[c] === 0 && g.len[c] === 0 && this.noSpaces === 0) return LOCK_SPACES;
+    // An empty column that may take a card: give up (first, as it is cheap: depth-first search
+    // asks at every position with `lockBoundEvery`). A card placed in a space is a column like
+    // any other (class comment).
+    if (this.noSpaces === 0) for (let c = 0; c < g.columns; c++) if (g.len[c] === 0) return LOCK_SPACES;
     this.emptied = false;
     this.changedLen = 0;
     const home = this.home;
