@@ -215,6 +215,52 @@ describe('a child key made from its parent key (KeyPacker.child)', () => {
   }
 });
 
+describe('signatures made without packing (KeyPacker.baseSig, childSig, keySig)', () => {
+  for (const sizeText of SIZES) {
+    it(`after every legal move of random playouts, the child's signature made from its parent's is the one made from the position and from its key, size ${sizeText}, every variant`, () => {
+      const problems: string[] = [];
+      let checked = 0;
+      const kinds = new Set<number>();
+      playouts(
+        sizeText, 'childsig',
+        (g) => {
+          const p = new KeyPacker(g);
+          return { p, full: new Uint32Array(p.words) };
+        },
+        (g, { p, full }, where) => {
+          p.baseSig();
+          const a = p.sigA;
+          const b = p.sigB;
+          for (const m of legal(g)) {
+            p.childSig(a, b, m);
+            const ca = p.sigA;
+            const cb = p.sigB;
+            const drew = moveSrc(m) === SRC_DRAW;
+            g.apply(m);
+            p.baseSig();
+            const fa = p.sigA;
+            const fb = p.sigB;
+            p.pack(full, 0, drew);
+            g.undo();
+            checked++;
+            kinds.add(moveSrc(m) < SRC_WASTE ? 0 : moveSrc(m));
+            if (ca !== fa || cb !== fb) problems.push(`${where} move ${m}: childSig ${ca},${cb} != baseSig ${fa},${fb}`);
+            p.keySig(full, 0, false);
+            if (p.sigA !== fa || p.sigB !== fb) problems.push(`${where} move ${m}: keySig without the flag ${p.sigA},${p.sigB} != baseSig ${fa},${fb}`);
+            p.keySig(full, 0, true);
+            if (p.sigA !== p.flagA(fa, drew) || p.sigB !== p.flagB(fb, drew)) problems.push(`${where} move ${m}: keySig with the flag differs`);
+          }
+        },
+      );
+      expect(problems.length, `${problems.length} problems, first:\n${problems.slice(0, 10).join('\n')}`).toBe(0);
+      expect(checked).toBeGreaterThan(100);
+      if (sizeText === '2x13 12x3') {
+        for (const kind of [0, SRC_WASTE, SRC_PRIV, SRC_PRIV + 3, SRC_FIFTH, SRC_DRAW, SRC_REDEAL]) expect(kinds.has(kind), `move source ${kind}`).toBe(true);
+      }
+    });
+  }
+});
+
 /**
  * An independent description of a position up to the symmetries the key is meant to merge:
  * columns that still hold dealt cards by their index; the other columns (refilled or empty) as
@@ -253,6 +299,7 @@ describe('canonical and exact keys', () => {
           const k = new Uint32Array(p.words);
           const byKey = new Map<string, string>();
           const byCanon = new Map<string, string>();
+          const bySig = new Map<string, string>();
           const seen = new Set<string>();
           const visit = (justDrew: boolean): void => {
             const snap = `${g.snapshot()}|${justDrew}`;
@@ -269,6 +316,14 @@ describe('canonical and exact keys', () => {
             if (b !== undefined && b !== key) problems.push(`${sizeText} ${variant} deal ${n}: two keys for ${canon}`);
             if (a === undefined) byKey.set(key, canon);
             else merged++;
+            // The signature is a function of the key, and (no collision among so few) tells keys apart.
+            p.baseSig();
+            const sig = `${p.flagA(p.sigA, justDrew)},${p.flagB(p.sigB, justDrew)}`;
+            const s0 = bySig.get(sig);
+            if (s0 !== undefined && s0 !== key) problems.push(`${sizeText} ${variant} deal ${n}: one signature for two keys`);
+            if (s0 === undefined) bySig.set(sig, key);
+            else if (a === undefined) problems.push(`${sizeText} ${variant} deal ${n}: a new key with a signature seen before`);
+            if (a !== undefined && s0 === undefined) problems.push(`${sizeText} ${variant} deal ${n}: a key seen before with a new signature`);
             if (b === undefined) byCanon.set(canon, key);
             for (const m of legal(g)) {
               g.apply(m);
@@ -518,109 +573,147 @@ describe('transposition table', () => {
   });
 });
 
+/** Distinct random signatures (two 32-bit lanes; distinct in the 48 bits a table keeps). */
+function randomSigs(count: number, seed: string): [number, number][] {
+  const rng = seedrandom(seed);
+  const seen = new Set<string>();
+  const out: [number, number][] = [[0, 0]]; // all zeros, the empty slot's bits, too
+  seen.add('0,0');
+  while (out.length < count) {
+    const a = rng.int32();
+    const b = rng.int32();
+    const t = `${a >>> 0},${b & 0xffff}`;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    out.push([a, b]);
+  }
+  return out;
+}
+
 describe('signature table (sigtable.ts)', () => {
-  it('answers as the exact table does over 60,000 keys, growing from its smallest size', () => {
-    const W = 5;
-    const keys = randomKeys(60_000, W, 'sig');
-    const exact = new TranspositionTable(W, 1 << 30, false, 16);
-    const sig = new SignatureTable(W, 1 << 30, 16);
+  it('answers as a set does over 60,000 signatures, growing from its smallest size', () => {
+    const sigs = randomSigs(60_000, 'sig');
+    const sig = new SignatureTable(1 << 30, 16);
     const start = sig.bytes();
     let bad = 0;
-    for (const k of keys) if (sig.insert(k, 0) >= 0 !== exact.insert(k, 0) >= 0) bad++;
+    for (const [a, b] of sigs) if (sig.insert(a, b) < 0) bad++;
     expect(bad).toBe(0);
-    expect(sig.size).toBe(keys.length);
+    expect(sig.size).toBe(sigs.length);
     expect(sig.bytes()).toBeGreaterThan(start); // it grew
-    // Every key is there: found, and not new when inserted again (never FULL).
-    for (const k of keys) {
-      if (sig.find(k, 0) !== 0) bad++;
-      const r = sig.insert(k, 0);
+    // Every one is there: found, and not new when inserted again (never FULL).
+    for (const [a, b] of sigs) {
+      if (sig.find(a, b) !== 0) bad++;
+      const r = sig.insert(a, b);
       if (r >= 0 || r === FULL) bad++;
     }
     expect(bad).toBe(0);
-    expect(sig.size).toBe(keys.length);
-    // Keys never inserted are not found (no 48-bit collision among these); a key at an offset is found.
-    const stored = new Set(keys.map((k) => keyText(k)));
-    for (const k of randomKeys(5000, W, 'sig-absent')) if ((sig.find(k, 0) === 0) !== stored.has(keyText(k))) bad++;
+    expect(sig.size).toBe(sigs.length);
+    // Signatures never inserted are not found; bits beyond the 48 kept do not count.
+    const stored = new Set(sigs.map(([a, b]) => `${a >>> 0},${b & 0xffff}`));
+    for (const [a, b] of randomSigs(5000, 'sig-absent')) if ((sig.find(a, b) === 0) !== stored.has(`${a >>> 0},${b & 0xffff}`)) bad++;
     expect(bad).toBe(0);
-    const buf = new Uint32Array(W + 10);
-    buf.set(keys[4321]!, 7);
-    expect(sig.find(buf, 7)).toBe(0);
-    expect(sig.insert(buf, 7)).toBeLessThan(0);
+    const [a, b] = sigs[4321]!;
+    expect(sig.find(a, b ^ 0x10000)).toBe(0);
+    expect(sig.insert(a, b ^ 0x7fff0000)).toBeLessThan(0);
   });
 
   it('takes 8 to 16 bytes a stored state: 6 bytes a slot at a load of 0.375 to 0.75', () => {
-    const keys = randomKeys(40_000, 5, 'sig-bytes');
-    const sig = new SignatureTable(5, 1 << 30, 16);
+    const sigs = randomSigs(40_000, 'sig-bytes');
+    const sig = new SignatureTable(1 << 30, 16);
     let outside = 0;
-    keys.forEach((k, i) => {
-      sig.insert(k, 0);
-      const b = sig.bytesPerState();
+    sigs.forEach(([a, b], i) => {
+      sig.insert(a, b);
+      const bytes = sig.bytesPerState();
       // From 12 states on (the smallest table has 32 slots).
-      if (i + 1 >= 12 && (b < 8 || b > 16)) outside++;
+      if (i + 1 >= 12 && (bytes < 8 || bytes > 16)) outside++;
       // A table grown from its smallest size: the figure is its array per state.
-      if (i % 997 === 0 && b !== sig.bytes() / sig.size) outside++;
+      if (i % 997 === 0 && bytes !== sig.bytes() / sig.size) outside++;
     });
     expect(outside).toBe(0);
     // A table sized up front for many more states reports the figure of one grown to fit.
-    const big = new SignatureTable(5, 1 << 30, 1 << 20);
-    for (const k of keys) big.insert(k, 0);
+    const big = new SignatureTable(1 << 30, 1 << 20);
+    for (const [a, b] of sigs) big.insert(a, b);
     expect(big.bytes()).toBeGreaterThan(sig.bytes());
     expect(big.bytesPerState()).toBe(sig.bytesPerState());
   });
 
   it('clear() empties it, whether it holds few states, many, or has grown', () => {
-    const keys = randomKeys(3000, 4, 'sig-clear');
+    const sigs = randomSigs(3000, 'sig-clear');
     for (const [expected, count] of [[4096, 100], [4096, 2000], [16, 100], [16, 2000]] as const) {
-      const sig = new SignatureTable(4, 1 << 30, expected);
+      const sig = new SignatureTable(1 << 30, expected);
       for (let round = 0; round < 3; round++) {
-        const part = keys.slice(round * 7, round * 7 + count);
-        for (const k of part) expect(sig.insert(k, 0)).toBeGreaterThanOrEqual(0);
+        const part = sigs.slice(round * 7, round * 7 + count);
+        for (const [a, b] of part) expect(sig.insert(a, b)).toBeGreaterThanOrEqual(0);
         sig.clear();
         expect(sig.size).toBe(0);
         expect(sig.bytesPerState()).toBe(0);
         let left = 0;
-        for (const k of keys) if (sig.find(k, 0) === 0) left++;
-        expect(left, `expected ${expected}, ${count} keys, round ${round}`).toBe(0);
+        for (const [a, b] of sigs) if (sig.find(a, b) === 0) left++;
+        expect(left, `expected ${expected}, ${count} signatures, round ${round}`).toBe(0);
       }
     }
   });
 
   it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
-    const keys = randomKeys(100_000, 5, 'sig-full');
-    const sig = new SignatureTable(5, 256 * 1024, 16);
+    const sigs = randomSigs(100_000, 'sig-full');
+    const sig = new SignatureTable(256 * 1024, 16);
     let fullAt = -1;
-    for (let i = 0; i < keys.length && fullAt < 0; i++) if (sig.insert(keys[i]!, 0) === FULL) fullAt = i;
+    for (let i = 0; i < sigs.length && fullAt < 0; i++) if (sig.insert(sigs[i]![0], sigs[i]![1]) === FULL) fullAt = i;
     expect(fullAt).toBeGreaterThan(0);
     expect(sig.size).toBe(fullAt);
     expect(sig.bytes()).toBeLessThanOrEqual(256 * 1024);
-    expect(sig.insert(keys[fullAt]!, 0)).toBe(FULL);
-    expect(sig.find(keys[0]!, 0)).toBe(0);
-    expect(sig.insert(keys[fullAt - 1]!, 0)).toBeLessThan(0);
+    expect(sig.insert(sigs[fullAt]![0], sigs[fullAt]![1])).toBe(FULL);
+    expect(sig.find(sigs[0]![0], sigs[0]![1])).toBe(0);
+    expect(sig.insert(sigs[fullAt - 1]![0], sigs[fullAt - 1]![1])).toBeLessThan(0);
   });
 
-  it('addAll takes every key of an exact table', () => {
-    const keys = randomKeys(5000, 5, 'sig-add');
-    const exact = new TranspositionTable(5, 1 << 30, false, 16);
-    for (const k of keys.slice(0, 3000)) exact.insert(k, 0);
-    const sig = new SignatureTable(5, 1 << 30, 16);
-    expect(sig.addAll(exact)).toBe(true);
-    expect(sig.size).toBe(3000);
+  it('addAll takes the signature of every key of an exact table, as baseSig makes it for each position', () => {
+    // Positions of random playouts of book deal 3, packed into an exact table.
+    const g = new Game(dealFromNumber(3, FULL_SIZE), parseRules('book'));
+    const p = new KeyPacker(g);
+    const k = new Uint32Array(p.words);
+    const exact = new TranspositionTable(p.words, 1 << 30, false, 16);
+    const inside: [number, number][] = [];
+    const outside: [number, number][] = [];
+    const rng = seedrandom('sig-add');
+    for (let playout = 0; playout < 40; playout++) {
+      g.reset();
+      let drew = false;
+      for (let step = 0; step < 200; step++) {
+        p.pack(k, 0, drew);
+        p.baseSig();
+        const s: [number, number] = [p.flagA(p.sigA, drew), p.flagB(p.sigB, drew)];
+        if (playout < 30) {
+          exact.insert(k, 0);
+          inside.push(s);
+        } else if (exact.find(k, 0) < 0) outside.push(s);
+        const moves = legal(g);
+        if (moves.length === 0) break;
+        const m = pick(moves, rng);
+        g.apply(m);
+        drew = moveSrc(m) === SRC_DRAW;
+      }
+    }
+    expect(exact.size).toBeGreaterThan(1000);
+    expect(outside.length).toBeGreaterThan(100);
+    const sig = new SignatureTable(1 << 30, 16);
+    expect(sig.addAll(exact, p)).toBe(true);
+    expect(sig.size).toBe(exact.size);
     let bad = 0;
-    keys.forEach((k, i) => {
-      if ((sig.find(k, 0) === 0) !== i < 3000) bad++;
-    });
+    for (const [a, b] of inside) if (sig.find(a, b) !== 0) bad++;
+    for (const [a, b] of outside) if (sig.find(a, b) === 0) bad++;
     expect(bad).toBe(0);
-    expect(new SignatureTable(5, 1000, 16).addAll(exact)).toBe(false);
+    expect(new SignatureTable(1000, 16).addAll(exact, p)).toBe(false);
   });
 
-  it('with fewer bits (tests only) distinct keys share signatures', () => {
-    const keys = randomKeys(1000, 5, 'sig-weak');
-    const weak = new SignatureTable(5, 1 << 30, 16, 8);
+  it('with fewer bits (tests only) distinct signatures share slots', () => {
+    const sigs = randomSigs(1000, 'sig-weak');
+    const weak = new SignatureTable(1 << 30, 16, 8);
     let fresh = 0;
-    for (const k of keys) if (weak.insert(k, 0) >= 0) fresh++;
+    for (const [a, b] of sigs) if (weak.insert(a, b) >= 0) fresh++;
     expect(fresh).toBeLessThanOrEqual(256);
     expect(fresh).toBeGreaterThan(100);
-    expect(() => new SignatureTable(5, 1 << 30, 16, 0)).toThrow(RangeError);
-    expect(() => new SignatureTable(5, 1 << 30, 16, 49)).toThrow(RangeError);
+    expect(() => new SignatureTable(1 << 30, 16, 0)).toThrow(RangeError);
+    expect(() => new SignatureTable(1 << 30, 16, 49)).toThrow(RangeError);
   });
 });

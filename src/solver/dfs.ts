@@ -4,6 +4,7 @@ import { type PileBound } from './bound.js';
 import { type KeyPacker } from './key.js';
 import { LOCK_LOST, type LockBound } from './lockbound.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
+import { SignatureTable } from './sigtable.js';
 import { FULL, type StateSet } from './table.js';
 import { type WasteBound } from './wastebound.js';
 
@@ -26,8 +27,9 @@ export const CHECK = 1023;
  * Game's current position: the solver's `dfs` search (from a deal) and the look-ahead of the
  * rollout and of the sampling player (from the middle of a game) are this one loop.
  *
- * Every position reached is packed (KeyPacker) and looked up in the transposition table; one
- * already there is not searched again. A position that PileBound proves lost is not expanded
+ * Every position reached is packed (KeyPacker) and looked up in the exact transposition table,
+ * or, with a signature table (sigtable.ts), given a signature made from its parent's and looked
+ * up there; one already there is not searched again. A position that PileBound proves lost is not expanded
  * (asked only after moves that can change its answer: `PileBound.mayChange`, which assumes the
  * caller asked it at the root), nor, right after a draw, one that WasteBound proves lost, nor
  * (when `lock` is set) one that LockBound proves lost. The moves tried are `childMoves` with
@@ -65,31 +67,36 @@ export class DepthFirst {
   private frameCursor = new Int32Array(1 << 12);
   private g!: Game;
   private packer!: KeyPacker;
-  private tt!: StateSet;
+  /** The table: exact keys (`tt`) or signatures (`sig`), the other null. */
+  private tt: StateSet | null = null;
+  private sig: SignatureTable | null = null;
   /**
    * The keys of the positions on the current path: depth d's at d * words. A child's key is
    * made from its parent's by `KeyPacker.child` where it can, which is much cheaper than
-   * packing the position (`pack` took a quarter of the search's time).
+   * packing the position (`pack` took a quarter of the search's time). Exact tables only.
    */
   private keys = new Uint32Array(0);
+  /** With a signature table: the signatures (KeyPacker `baseSig`, no justDrew flag) of the positions on the path, two lanes a depth, instead of keys. */
+  private sigs = new Int32Array(0);
   private moves!: ChildMoveOptions;
   private tactics: Tactics | null = null;
   private bound: PileBound | null = null;
   private waste: WasteBound | null = null;
 
   /**
-   * Starts a search from `g`'s current position, which it packs and stores in `tt` (the caller
-   * has checked that the position is not won). `bound` and `waste` are the bounds to prune by,
+   * Starts a search from `g`'s current position, which it packs (signs, for a signature table)
+   * and stores in `tt` (the caller has checked that the position is not won). `bound` and `waste` are the bounds to prune by,
    * or null.
    */
   begin(
-    g: Game, packer: KeyPacker, tt: StateSet, justDrew: boolean,
+    g: Game, packer: KeyPacker, tt: StateSet | SignatureTable, justDrew: boolean,
     moves: ChildMoveOptions, tactics: Tactics | null, bound: PileBound | null, waste: WasteBound | null,
   ): void {
     this.g = g;
     this.packer = packer;
-    this.tt = tt;
+    this.setTable(tt);
     if (this.keys.length < this.frameEnd.length * packer.words) this.keys = new Uint32Array(this.frameEnd.length * packer.words);
+    if (this.sigs.length < this.frameEnd.length * 2) this.sigs = new Int32Array(this.frameEnd.length * 2);
     this.moves = moves;
     this.tactics = tactics;
     this.bound = bound;
@@ -100,8 +107,15 @@ export class DepthFirst {
     this.prunedWaste = 0;
     this.prunedLock = 0;
     this.d = 0;
-    packer.pack(this.keys, 0, justDrew);
-    tt.insert(this.keys, 0);
+    if (this.sig) {
+      packer.baseSig();
+      this.sigs[0] = packer.sigA;
+      this.sigs[1] = packer.sigB;
+      this.sig.insert(packer.flagA(packer.sigA, justDrew), packer.flagB(packer.sigB, justDrew));
+    } else {
+      packer.pack(this.keys, 0, justDrew);
+      this.tt!.insert(this.keys, 0);
+    }
     this.frameCursor[0] = 0;
     this.frameEnd[0] = childMoves(g, this.gen, this.scores, this.moveStack, 0, justDrew, moves, tactics);
   }
@@ -116,8 +130,10 @@ export class DepthFirst {
     const g = this.g;
     const packer = this.packer;
     const tt = this.tt;
+    const sig = this.sig;
     const W = packer.words;
     let keys = this.keys;
+    let sigs = this.sigs;
     const bound = this.bound;
     const usePrune = bound !== null && bound.enabled;
     const wb = this.waste;
@@ -136,7 +152,14 @@ export class DepthFirst {
         const m = this.moveStack[cur]!;
         const at = (d + 1) * W;
         const drew = (m & 63) === SRC_DRAW;
-        const made = packer.child(keys, d * W, keys, at, m);
+        let made: boolean;
+        if (sig !== null) {
+          // A signature is made for every move, from the parent's.
+          packer.childSig(sigs[2 * d]!, sigs[2 * d + 1]!, m);
+          sigs[2 * d + 2] = packer.sigA;
+          sigs[2 * d + 3] = packer.sigB;
+          made = true;
+        } else made = packer.child(keys, d * W, keys, at, m);
         let id: number;
         if (drew && skipDraws) {
           // Under the draw discipline a position right after a draw is new: it is reached only
@@ -156,7 +179,7 @@ export class DepthFirst {
           // Most children are positions already stored (3 a node on book deal 1), and these
           // now cost no apply and undo. The same lookups in the same order as making the move
           // first, so the same nodes, states and solutions.
-          id = tt.insert(keys, at);
+          id = sig !== null ? sig.insert(packer.flagA(sigs[2 * d + 2]!, drew), packer.flagB(sigs[2 * d + 3]!, drew)) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) continue;
           g.apply(m);
         } else {
@@ -169,7 +192,7 @@ export class DepthFirst {
             }
           }
           if (!made) packer.pack(keys, at, drew);
-          id = tt.insert(keys, at);
+          id = sig !== null ? sig.insert(packer.flagA(sigs[2 * d + 2]!, drew), packer.flagB(sigs[2 * d + 3]!, drew)) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) {
             g.undo();
             continue;
@@ -204,7 +227,10 @@ export class DepthFirst {
           continue;
         }
         const top = this.frameEnd[d]!;
-        if (this.ensure(d, top)) keys = this.keys;
+        if (this.ensure(d, top)) {
+          keys = this.keys;
+          sigs = this.sigs;
+        }
         d++;
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
@@ -214,7 +240,7 @@ export class DepthFirst {
             code = DFS_SLICE;
             break;
           }
-          if (tt.size >= this.tableLimit) {
+          if ((sig ?? tt!).size >= this.tableLimit) {
             code = DFS_TABLE;
             break;
           }
@@ -232,10 +258,30 @@ export class DepthFirst {
 
   /**
    * Goes on with another table, which the caller has filled with every position of the old one
-   * (a run stopped by DFS_TABLE): the search is the same.
+   * (a run stopped by DFS_TABLE): the search is the same. From exact keys to signatures, the
+   * path's signatures are made from its keys.
    */
-  swapTable(tt: StateSet): void {
-    this.tt = tt;
+  swapTable(tt: StateSet | SignatureTable): void {
+    const wasExact = this.sig === null;
+    this.setTable(tt);
+    if (this.sig !== null && wasExact) {
+      const W = this.packer.words;
+      for (let i = 0; i <= this.d; i++) {
+        this.packer.keySig(this.keys, i * W, false);
+        this.sigs[2 * i] = this.packer.sigA;
+        this.sigs[2 * i + 1] = this.packer.sigB;
+      }
+    }
+  }
+
+  private setTable(tt: StateSet | SignatureTable): void {
+    if (tt instanceof SignatureTable) {
+      this.sig = tt;
+      this.tt = null;
+    } else {
+      this.tt = tt;
+      this.sig = null;
+    }
   }
 
   /**
@@ -253,6 +299,12 @@ export class DepthFirst {
       const bigger = new Uint32Array(this.keys.length * 2);
       bigger.set(this.keys);
       this.keys = bigger;
+      moved = true;
+    }
+    if ((d + 3) * 2 > this.sigs.length) {
+      const bigger = new Int32Array(this.sigs.length * 2);
+      bigger.set(this.sigs);
+      this.sigs = bigger;
       moved = true;
     }
     return moved;

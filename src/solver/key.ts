@@ -63,6 +63,20 @@ export class KeyPacker {
   private readonly colWeight: Float64Array;
   private readonly colField: Int32Array;
   private readonly colFieldBits: Uint8Array;
+  /**
+   * Signatures (see `baseSig`): two 32-bit lanes each, lane 0 at even indices. zStock[(i * 256 +
+   * v) * 2 + lane]: the stock positions 8i.. of byte value v; zPtr[p * 2 + lane]: the stock
+   * pointer p in the first deal (p <= S), and p = S + 1 for the second deal; zColumn[(c * radix +
+   * x) * 2 + lane]: column c with number x (a pool entry's value is the same for every column,
+   * and an empty column's is 0); zFlag: the justDrew bit.
+   */
+  private readonly zStock: Int32Array;
+  private readonly zPtr: Int32Array;
+  private readonly zColumn: Int32Array;
+  private readonly zFlag = new Int32Array(2);
+  /** The signature's two lanes, written by `baseSig`, `childSig` and `keySig`. */
+  sigA = 0;
+  sigB = 0;
 
   constructor(private readonly g: Game) {
     const rows = g.deal.size.rows;
@@ -95,6 +109,210 @@ export class KeyPacker {
       this.colField[c] = g.stockSize + 4 + group * this.groupBits;
       this.colFieldBits[c] = end - group * k === k ? this.groupBits : this.lastGroupBits;
     }
+    // Signature tables: fixed pseudo-random words (the same in every run and process).
+    const S = g.stockSize;
+    const rnd = splitmix32(0x6c696d69);
+    const bitZ = new Int32Array(S * 2);
+    for (let i = 0; i < bitZ.length; i++) bitZ[i] = rnd();
+    const bytes = (S + 7) >>> 3;
+    this.zStock = new Int32Array(bytes * 256 * 2);
+    for (let i = 0; i < bytes; i++) {
+      for (let v = 0; v < 256; v++) {
+        let a = 0;
+        let b = 0;
+        for (let j = 0; j < 8; j++) {
+          const p = i * 8 + j;
+          if ((v >> j) & 1 && p < S) {
+            a = (a + bitZ[p * 2]!) | 0;
+            b = (b + bitZ[p * 2 + 1]!) | 0;
+          }
+        }
+        this.zStock[(i * 256 + v) * 2] = a;
+        this.zStock[(i * 256 + v) * 2 + 1] = b;
+      }
+    }
+    this.zPtr = new Int32Array((S + 2) * 2);
+    for (let i = 0; i < this.zPtr.length; i++) this.zPtr[i] = rnd();
+    const R = this.radix;
+    this.zColumn = new Int32Array(g.columns * R * 2);
+    const poolZ = new Int32Array((R - this.poolBase) * 2);
+    for (let i = 2; i < poolZ.length; i++) poolZ[i] = rnd(); // entry 0, an empty column: 0
+    for (let c = 0; c < g.columns; c++) {
+      for (let x = 0; x < R; x++) {
+        const i = (c * R + x) * 2;
+        this.zColumn[i] = x < this.poolBase ? rnd() : poolZ[(x - this.poolBase) * 2]!;
+        this.zColumn[i + 1] = x < this.poolBase ? rnd() : poolZ[(x - this.poolBase) * 2 + 1]!;
+      }
+    }
+    this.zFlag[0] = rnd();
+    this.zFlag[1] = rnd();
+  }
+
+  /*
+   * Signatures: the 64 bits that a signature table (sigtable.ts) stores 48 of, made without
+   * packing the key. Each is a function of the key (`keySig` makes it from one), so two positions
+   * with one key have one signature: the sum, lane by lane modulo 2^32, of a fixed random word for
+   * each stock position in play (read a byte of the mask at a time), one for the stock pointer
+   * (or the second deal), one for each column's number in the key, and one for the justDrew
+   * flag. A sum ignores the order of the pool entries, which the key sorts, and counts two equal
+   * ones twice (a xor would cancel them). A move changes at most two columns' numbers and one
+   * or two stock terms, so a child's signature is its parent's plus a few differences
+   * (`childSig`), for every move, where `child` cannot make the key of a move from or to a pool
+   * column. Two different positions share a signature when a combination of the random words
+   * with small coefficients vanishes in both lanes: about one chance in 2^48 for the 48 bits kept.
+   */
+
+  /** The number column c has in the key when it holds o dealt cards and l in all. */
+  private colNumber(c: number, o: number, l: number): number {
+    if (o !== 0) return this.dealtDigit[(o << 5) | l]!;
+    if (l === 0) return this.poolBase;
+    return this.poolBase + this.entryBase[this.g.cols[c * this.g.height]!]! + l;
+  }
+
+  /** The signature of the game's position without its justDrew flag, into sigA and sigB. */
+  baseSig(): void {
+    const g = this.g;
+    const mask = g.inPlayMask;
+    const zs = this.zStock;
+    let a = 0;
+    let b = 0;
+    const bytes = (g.stockSize + 7) >>> 3;
+    for (let i = 0; i < bytes; i++) {
+      const j = (((i << 8) | ((mask[i >>> 2]! >>> ((i & 3) << 3)) & 255)) << 1);
+      a = (a + zs[j]!) | 0;
+      b = (b + zs[j + 1]!) | 0;
+    }
+    const p = (g.phase === 1 ? g.stockPtr : g.stockSize + 1) << 1;
+    a = (a + this.zPtr[p]!) | 0;
+    b = (b + this.zPtr[p + 1]!) | 0;
+    const R = this.radix;
+    const z = this.zColumn;
+    for (let c = 0; c < g.columns; c++) {
+      const i = (c * R + this.colNumber(c, g.orig[c]!, g.len[c]!)) << 1;
+      a = (a + z[i]!) | 0;
+      b = (b + z[i + 1]!) | 0;
+    }
+    this.sigA = a;
+    this.sigB = b;
+  }
+
+  /**
+   * The signature without its flag of the position that move `m` leads to, into sigA and sigB,
+   * from the current position's (a, b, as `baseSig` made it). Called BEFORE the move is applied.
+   */
+  childSig(a: number, b: number, m: number): void {
+    const g = this.g;
+    const from = m & 63;
+    const to = (m >> 6) & 63;
+    const R = this.radix;
+    const z = this.zColumn;
+    if (from < SRC_WASTE) {
+      const l = g.len[from]!;
+      const o = g.orig[from]!;
+      const i = (from * R + this.colNumber(from, o, l)) << 1;
+      const j = (from * R + (o === l ? this.colNumber(from, o - 1, l - 1) : this.colNumber(from, o, l - 1))) << 1;
+      a = (a + z[j]! - z[i]!) | 0;
+      b = (b + z[j + 1]! - z[i + 1]!) | 0;
+    }
+    if (to !== DST_FOUNDATION && from !== SRC_DRAW && from !== SRC_REDEAL) {
+      const l = g.len[to]!;
+      const o = g.orig[to]!;
+      const i = (to * R + this.colNumber(to, o, l)) << 1;
+      const x = l === 0 ? this.poolBase + this.entryBase[m >>> 12]! + 1 : this.colNumber(to, o, l + 1);
+      const j = (to * R + x) << 1;
+      a = (a + z[j]! - z[i]!) | 0;
+      b = (b + z[j + 1]! - z[i + 1]!) | 0;
+    }
+    const zp = this.zPtr;
+    let p = -1;
+    if (from === SRC_DRAW) {
+      const q = g.stockPtr << 1;
+      a = (a + zp[q + 2]! - zp[q]!) | 0;
+      b = (b + zp[q + 3]! - zp[q + 1]!) | 0;
+      // The drawn position joins the waste.
+      const k = (((g.stockPtr >>> 3) << 8) | (1 << (g.stockPtr & 7))) << 1;
+      a = (a + this.zStock[k]!) | 0;
+      b = (b + this.zStock[k + 1]!) | 0;
+    } else if (from === SRC_WASTE) p = g.waste[g.wasteLen - 1]!;
+    else if (from === SRC_FIFTH) p = g.waste[g.pileNext]!;
+    else if (from === SRC_REDEAL) {
+      const q = g.stockSize << 1;
+      a = (a + zp[q + 2]! - zp[q]!) | 0;
+      b = (b + zp[q + 3]! - zp[q + 1]!) | 0;
+    } else if (from >= SRC_PRIV) p = g.priv[from - SRC_PRIV]!;
+    if (p >= 0) {
+      const k = (((p >>> 3) << 8) | (1 << (p & 7))) << 1;
+      a = (a - this.zStock[k]!) | 0;
+      b = (b - this.zStock[k + 1]!) | 0;
+    }
+    this.sigA = a;
+    this.sigB = b;
+  }
+
+  /** Lane 0 (the one whose low bits pick a slot) of the signature with the justDrew flag. */
+  flagA(a: number, justDrew: boolean): number {
+    return justDrew ? (a + this.zFlag[0]!) | 0 : a;
+  }
+
+  flagB(b: number, justDrew: boolean): number {
+    return justDrew ? (b + this.zFlag[1]!) | 0 : b;
+  }
+
+  /**
+   * The signature of a packed key (key[off..]) into sigA and sigB: with its justDrew flag when
+   * `withFlag`, else as `baseSig` would make it for that position.
+   */
+  keySig(key: Uint32Array, off: number, withFlag: boolean): void {
+    const g = this.g;
+    const S = g.stockSize;
+    const zs = this.zStock;
+    let a = 0;
+    let b = 0;
+    const bytes = (S + 7) >>> 3;
+    for (let i = 0; i < bytes; i++) {
+      let v = (key[off + (i >>> 2)]! >>> ((i & 3) << 3)) & 255;
+      if (i * 8 + 8 > S) v &= (1 << (S - i * 8)) - 1;
+      const j = ((i << 8) | v) << 1;
+      a = (a + zs[j]!) | 0;
+      b = (b + zs[j + 1]!) | 0;
+    }
+    const head = get(key, off, S, 4);
+    let ptr = S + 1;
+    if ((head & 2) === 0) {
+      // The first deal: the stock pointer is the sentinel, the highest bit set; not a waste position.
+      ptr = S;
+      while (ptr > 0 && !bit(key, off, ptr)) ptr--;
+      if (ptr < S) {
+        const k = (((ptr >>> 3) << 8) | (1 << (ptr & 7))) << 1;
+        a = (a - zs[k]!) | 0;
+        b = (b - zs[k + 1]!) | 0;
+      }
+    }
+    a = (a + this.zPtr[ptr << 1]!) | 0;
+    b = (b + this.zPtr[(ptr << 1) + 1]!) | 0;
+    if (withFlag && (head & 4) !== 0) {
+      a = (a + this.zFlag[0]!) | 0;
+      b = (b + this.zFlag[1]!) | 0;
+    }
+    const R = this.radix;
+    const G = this.groupSize;
+    const z = this.zColumn;
+    let pos = S + 4;
+    for (let c0 = 0; c0 < g.columns; c0 += G) {
+      const end = Math.min(c0 + G, g.columns);
+      const n = end - c0 === G ? this.groupBits : this.lastGroupBits;
+      let v = get(key, off, pos, n);
+      pos += n;
+      for (let c = end - 1; c >= c0; c--) {
+        const x = v % R;
+        v = (v - x) / R;
+        const i = (c * R + x) << 1;
+        a = (a + z[i]!) | 0;
+        b = (b + z[i + 1]!) | 0;
+      }
+    }
+    this.sigA = a;
+    this.sigB = b;
   }
 
   /**
@@ -347,6 +565,18 @@ export class KeyPacker {
     g.histLen = 0;
     return (head & 4) !== 0;
   }
+}
+
+/** A deterministic stream of pseudo-random 32-bit words (splitmix32). */
+function splitmix32(seed: number): () => number {
+  let x = seed | 0;
+  return () => {
+    x = (x + 0x9e3779b9) | 0;
+    let z = x;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return z ^ (z >>> 16);
+  };
 }
 
 export function bitsFor(maxValue: number): number {

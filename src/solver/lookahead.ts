@@ -16,7 +16,7 @@ export const LOOK_UNKNOWN = -1;
  * from the middle of a game, on a game whose unseen stock it has filled with a guess).
  *
  * The solver's depth-first search (DepthFirst, src/solver/dfs.ts) with its sound reductions:
- * the packed canonical key in a table of 48-bit signatures (sigtable.ts: two positions with
+ * a table of 48-bit signatures of the canonical key (sigtable.ts: two positions with
  * one signature, at odds of about n^2 / 2^49, make it skip the second, so LOOK_LOST is as sure
  * as those odds; it only steers the choice of moves and is never a verdict), first-space-only
  * generation (GEN_REDUCED), the draw discipline (after a draw only a draw, a waste-top move or
@@ -50,10 +50,9 @@ export class Lookahead {
 
   search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null, seed = 0): number {
     if (this.moveOptions.seed !== seed) this.moveOptions = { ...LOOKAHEAD_MOVES, seed };
-    const W = packer.words;
     let tt = this.table;
-    if (!tt || tt.words !== W || this.tableFor < maxNodes) {
-      tt = this.table = new SignatureTable(W, 1 << 30, Math.max(1024, maxNodes * 2));
+    if (!tt || this.tableFor < maxNodes) {
+      tt = this.table = new SignatureTable(1 << 30, Math.max(1024, maxNodes * 2));
       this.tableFor = maxNodes;
     } else tt.clear();
     this.bestHome = g.home;

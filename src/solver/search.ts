@@ -9,7 +9,7 @@ import { PileBound } from './bound.js';
 import { WasteBound } from './wastebound.js';
 import { LockBound } from './lockbound.js';
 import { KeyPacker } from './key.js';
-import { FULL, type StateSet, TranspositionTable } from './table.js';
+import { FULL, type TableStats, TranspositionTable } from './table.js';
 import { SignatureTable } from './sigtable.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
 import { CHECK, DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TABLE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
@@ -292,7 +292,7 @@ export class Solver {
   private progress = 0;
   private progressHome = 0;
   /** The running search's table. */
-  private lastTable: StateSet | null = null;
+  private lastTable: TableStats | null = null;
   /** The Solvers of the stages of a preset (`solvePreset`), kept from deal to deal. */
   private helpers: Solver[] = [];
 
@@ -464,14 +464,14 @@ export class Solver {
   }
 
   /** The signature table for one depth-first search: the last one, emptied, when it fits, else a new one. */
-  private signatureTable(words: number, o: SolveOptions): SignatureTable {
+  private signatureTable(o: SolveOptions): SignatureTable {
     const maxBytes = o.maxMemoryMB * 1024 * 1024;
     const t = this.sigTable;
-    if (t && t.words === words && t.maxBytes === maxBytes && t.bits === o.signatureBits) {
+    if (t && t.maxBytes === maxBytes && t.bits === o.signatureBits) {
       t.clear();
       return t;
     }
-    return (this.sigTable = new SignatureTable(words, maxBytes, Math.min(o.maxNodes, 1 << 30), o.signatureBits));
+    return (this.sigTable = new SignatureTable(maxBytes, Math.min(o.maxNodes, 1 << 30), o.signatureBits));
   }
 
   /**
@@ -518,7 +518,7 @@ export class Solver {
     );
     dfs.tableLimit = signaturesAfter;
     dfs.lock = o.lockBoundEvery ? this.lockBound : null;
-    let table: StateSet = tt;
+    let table: TableStats = tt;
     const pruned = this.pruned;
     const prunedWaste = this.prunedWaste;
     const prunedLock = this.prunedLock;
@@ -531,9 +531,9 @@ export class Solver {
       this.prunedWaste = prunedWaste + dfs.prunedWaste;
       this.prunedLock = prunedLock + dfs.prunedLock;
       if (code === DFS_TABLE) {
-        const sig = this.signatureTable(this.packer.words, o);
+        const sig = this.signatureTable(o);
         dfs.tableLimit = Infinity;
-        if (sig.addAll(tt)) {
+        if (sig.addAll(tt, this.packer)) {
           dfs.swapTable((table = this.lastTable = sig));
           tt.clear();
         }
@@ -656,12 +656,11 @@ export class Solver {
   private *rollout(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
     const packer = this.packer;
-    const key = this.keyBuf;
     const look = (this.look ??= new Lookahead());
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
     const bound = o.pileBound ? this.bound : null;
     const deadline = t0 + o.maxSeconds * 1000;
-    if (!this.rolloutSeen || this.rolloutSeen.words !== packer.words) this.rolloutSeen = new SignatureTable(packer.words, 1 << 28, 4096);
+    this.rolloutSeen ??= new SignatureTable(1 << 28, 4096);
     const seen = (this.lastTable = this.rolloutSeen);
     const moves = this.moveBuf;
     let nodes = 0;
@@ -682,18 +681,23 @@ export class Solver {
       const before = nodes;
       while (g.histLen > 0) g.undo();
       seen.clear();
-      packer.pack(key, 0, false);
-      seen.insert(key, 0);
+      // The signatures of the positions played (base: without the justDrew flag).
+      packer.baseSig();
+      let curA = packer.sigA;
+      let curB = packer.sigB;
+      seen.insert(curA, curB);
       let drew = false;
       // A share of the attempts (rolloutKeep, drawn by the seed) start by replaying a prefix of
       // the attempt that got most cards home so far, of a length drawn by the seed too.
       if (attempt > 0 && bestLine.length > 0 && ((Math.imul(seed, 0x9e3779b1) >>> 7) & 1023) < o.rolloutKeep * 1024) {
         const j = Math.floor(bestLine.length * ((Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) >>> 8) / 2 ** 24));
         for (let i = 0; i < j; i++) {
+          packer.childSig(curA, curB, bestLine[i]!);
+          curA = packer.sigA;
+          curB = packer.sigB;
           g.apply(bestLine[i]!);
           drew = (bestLine[i]! & 63) === SRC_DRAW;
-          packer.pack(key, 0, drew);
-          seen.insert(key, 0);
+          seen.insert(packer.flagA(curA, drew), packer.flagB(curB, drew));
         }
       }
       for (;;) {
@@ -706,12 +710,14 @@ export class Solver {
         // spends more than it is given when given 2 or more).
         for (let i = 0; i < n && nodes + 2 <= o.maxNodes; i++) {
           const m = moves[i]!;
-          g.apply(m);
+          packer.childSig(curA, curB, m);
           const d = (m & 63) === SRC_DRAW;
-          packer.pack(key, 0, d);
+          const sa = packer.flagA(packer.sigA, d);
+          const sb = packer.flagB(packer.sigB, d);
+          g.apply(m);
           let score: number;
           if (g.isWon()) return finish('won', undefined, g.history());
-          if (seen.find(key, 0) >= 0) score = -Infinity;
+          if (seen.find(sa, sb) >= 0) score = -Infinity;
           else {
             const r = look.search(g, packer, bound, d, Math.min(per, o.maxNodes - nodes), tactics, seed);
             nodes += look.nodes;
@@ -742,10 +748,12 @@ export class Solver {
           }
           break;
         }
+        packer.childSig(curA, curB, best);
+        curA = packer.sigA;
+        curB = packer.sigB;
         g.apply(best);
         drew = (best & 63) === SRC_DRAW;
-        packer.pack(key, 0, drew);
-        if (seen.insert(key, 0) === FULL) return finish('unknown', 'memory');
+        if (seen.insert(packer.flagA(curA, drew), packer.flagB(curB, drew)) === FULL) return finish('unknown', 'memory');
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return finish('won', undefined, g.history());
       }

@@ -1,12 +1,18 @@
-import { hashKey } from './key.js';
-import { FULL, MAX_LOAD, MIN_STATES, PRESIZE_STATES, type StateSet, type TranspositionTable, indexSlotsFor } from './table.js';
+import { type KeyPacker } from './key.js';
+import { FULL, MAX_LOAD, MIN_STATES, PRESIZE_STATES, type TableStats, type TranspositionTable, indexSlotsFor } from './table.js';
 
 /**
- * A set of positions that stores a 48-bit signature of each packed key instead of the key: an
- * open-addressing table (linear probing) of 6-byte slots, nothing else. Depth-first search, the
- * rollout and its look-aheads only ask "seen before?", and this answers it with one read where
- * the exact table (table.ts) reads its index and then the stored key, a dependent second read
- * (depth-first search measured no faster for it: the key is still packed, and hashed twice).
+ * A set of positions that stores a 48-bit signature of each position instead of its packed key:
+ * an open-addressing table (linear probing) of 6-byte slots, nothing else. Depth-first search,
+ * the rollout and its look-aheads only ask "seen before?", and this answers it with one read
+ * where the exact table (table.ts) reads its index and then the stored key, a dependent second
+ * read.
+ *
+ * The signature is made by the KeyPacker without packing the key (`baseSig`, `childSig`: an
+ * additive hash over the key's parts, a child's made from its parent's by a few differences; see
+ * key.ts), in two 32-bit lanes: the first lane's low bits pick the home slot, and the slot keeps
+ * all of it and 16 bits of the second. It is a function of the key (`keySig` makes it from one),
+ * so positions with one key have one signature, and `addAll` can take over an exact table.
  *
  * Memory per stored state: 6 bytes a slot / load, the load kept between 0.375 and 0.75 by
  * doubling: 8 to 16 bytes a state (`bytesPerState()`, checked by a test).
@@ -18,13 +24,11 @@ import { FULL, MAX_LOAD, MIN_STATES, PRESIZE_STATES, type StateSet, type Transpo
  * table has not proved anything. The solver therefore never reports `unsolvable` from it: it
  * confirms the loss by a depth-first search on the exact table first (search.ts).
  *
- * The signature is the 32-bit hash of table.ts (`hashKey`, whose low bits pick the home slot)
- * and 16 bits of a second, independent hash. `bits` (default 48) keeps fewer of them: only for
- * tests, which use a few bits to make collisions common and check that no verdict depends on
- * their absence.
+ * `bits` (default 48) keeps fewer bits: only for tests, which use a few bits to make collisions
+ * common and check that no verdict depends on their absence.
  */
-export class SignatureTable implements StateSet {
-  /** Three 16-bit words a slot: the first hash's high and low halves, the second hash's low half; all zero = empty. */
+export class SignatureTable implements TableStats {
+  /** Three 16-bit words a slot: the first lane's high and low halves, the second lane's low half; all zero = empty. */
   private slots: Uint16Array;
   private mask: number;
   private readonly hiMask: number;
@@ -39,13 +43,11 @@ export class SignatureTable implements StateSet {
   size = 0;
 
   /**
-   * @param words key size in 32-bit words
    * @param maxBytes memory cap for the slots
    * @param expectedStates how many states to make room for at once (capped)
    * @param bits signature bits kept, 1 to 48 (fewer only in tests)
    */
   constructor(
-    readonly words: number,
     readonly maxBytes: number,
     expectedStates = 1 << 14,
     readonly bits = 48,
@@ -90,16 +92,16 @@ export class SignatureTable implements StateSet {
   }
 
   /**
-   * Inserts the key src[off..off+words). Returns a new id (>= 0, the count before) when its
-   * signature was not there, a negative number other than FULL when it was, FULL when the memory
-   * cap forbids growing.
+   * Inserts the signature whose two 32-bit lanes are a and b (a KeyPacker's `sigA` and `sigB`,
+   * justDrew flag included). Returns a new id (>= 0, the count before) when it was not there, a
+   * negative number other than FULL when it was, FULL when the memory cap forbids growing.
    */
-  insert(src: Uint32Array, off: number): number {
-    const i = this.probe(src, off);
+  insert(a: number, b: number): number {
+    const i = this.probe(a, b);
     if (i < 0) return EXISTS;
     if (this.size + 1 > (this.mask + 1) * MAX_LOAD) {
       if (!this.grow()) return FULL;
-      return this.insert(src, off);
+      return this.insert(a, b);
     }
     const p = i * 3;
     const s = this.slots;
@@ -111,27 +113,30 @@ export class SignatureTable implements StateSet {
   }
 
   /**
-   * Inserts every key of an exact table (a depth-first search going on with signatures).
-   * Returns false when the memory cap forbids it.
+   * Inserts the signature of every key of an exact table (a depth-first search going on with
+   * signatures), made by `packer` (`keySig`). Returns false when the memory cap forbids it.
    */
-  addAll(t: TranspositionTable): boolean {
-    const W = this.words;
-    for (let id = 0; id < t.size; id++) if (this.insert(t.store, id * W) === FULL) return false;
+  addAll(t: TranspositionTable, packer: KeyPacker): boolean {
+    const W = t.words;
+    for (let id = 0; id < t.size; id++) {
+      packer.keySig(t.store, id * W, true);
+      if (this.insert(packer.sigA, packer.sigB) === FULL) return false;
+    }
     return true;
   }
 
-  /** 0 when the key's signature is there, else -1. */
-  find(src: Uint32Array, off: number): number {
-    return this.probe(src, off) < 0 ? 0 : -1;
+  /** 0 when the signature is there, else -1. */
+  find(a: number, b: number): number {
+    return this.probe(a, b) < 0 ? 0 : -1;
   }
 
   /**
-   * Makes the key's signature (sigA, sigB, sigC) and looks for it: returns the empty slot where
-   * it would go, or -1 when it is there.
+   * Keeps `bits` of the signature (sigA, sigB, sigC: the slot's three words) and looks for it:
+   * returns the empty slot where it would go, or -1 when it is there.
    */
-  private probe(src: Uint32Array, off: number): number {
-    let h = (hashKey(src, off, this.words) & this.hiMask) >>> 0;
-    const c = hashLow(src, off, this.words) & this.loMask;
+  private probe(sa: number, sb: number): number {
+    let h = (sa & this.hiMask) >>> 0;
+    const c = sb & this.loMask;
     if (h === 0 && c === 0) h = 1;
     const a = h >>> 16;
     const b = h & 0xffff;
@@ -179,21 +184,3 @@ const SLOT_BYTES = 6;
 const EXISTS = -3;
 /** States whose slots `clear` remembers. */
 const JOURNAL = 512;
-
-/**
- * A second 32-bit hash of a key, independent of `hashKey` (other constants, xxHash32's round
- * and finish): 16 of its bits complete a signature.
- */
-function hashLow(key: Uint32Array, off: number, words: number): number {
-  let h = (0x165667b1 + words) | 0;
-  for (let i = 0; i < words; i++) {
-    h = (h + Math.imul(key[off + i]!, 0xc2b2ae3d)) | 0;
-    h = Math.imul((h << 17) | (h >>> 15), 0x27d4eb2f);
-  }
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x85ebca77);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae3d);
-  h ^= h >>> 16;
-  return h >>> 0;
-}

@@ -18,17 +18,21 @@ export const FULL = -2;
  * What depth-first search, the rollout and its look-aheads need of a table: a set of packed
  * keys. The exact TranspositionTable (below) is one; the SignatureTable (sigtable.ts) is another.
  */
-export interface StateSet {
+/** What the solver reports of any table: its states, its bytes, and the bytes per state. */
+export interface TableStats {
+  readonly size: number;
+  bytes(): number;
+  bytesPerState(): number;
+}
+
+export interface StateSet extends TableStats {
   readonly words: number;
   readonly maxBytes: number;
-  readonly size: number;
   /** A new id (>= 0) when the key was not there, FULL when the memory cap forbids growing, another negative number when it was. */
   insert(src: Uint32Array, off: number): number;
   /** >= 0 when the key is there, else -1. */
   find(src: Uint32Array, off: number): number;
   clear(): void;
-  bytes(): number;
-  bytesPerState(): number;
 }
 /** Most a table fills its index (or its slots) before it doubles. */
 export const MAX_LOAD = 0.75;
