@@ -29,10 +29,10 @@ export const CHECK = 1023;
  *
  * Every position reached is packed (KeyPacker) and looked up in the exact transposition table,
  * or, with a signature table (sigtable.ts), given a signature made from its parent's and looked
- * up there; one already there is not searched again. A position that PileBound proves lost is not expanded
- * (asked only after moves that can change its answer: `PileBound.mayChange`, which assumes the
- * caller asked it at the root), nor, right after a draw, one that WasteBound proves lost, nor
- * (when `lock` is set) one that LockBound proves lost. The moves tried are `childMoves` with
+ * up there; one already there is not searched again. A position that PileBound proves lost is
+ * not expanded (asked only after moves that can change its answer: `PileBound.mayChange`, which
+ * assumes the caller asked it at the root), nor, right after a draw, one that WasteBound proves
+ * lost, nor (when `lock` is set) one that LockBound proves lost. The moves tried are `childMoves` with
  * the given options and tactics. Nothing is allocated per node.
  *
  * Nodes: the root counts as one, and each new position as one more when it is expanded; `run`
@@ -76,7 +76,10 @@ export class DepthFirst {
    * packing the position (`pack` took a quarter of the search's time). Exact tables only.
    */
   private keys = new Uint32Array(0);
-  /** With a signature table: the signatures (KeyPacker `baseSig`, no justDrew flag) of the positions on the path, two lanes a depth, instead of keys. */
+  /**
+   * With a signature table, instead of keys: the signatures of the positions on the path
+   * (KeyPacker `baseSig`, without the justDrew flag), depth d's two lanes at 2d and 2d + 1.
+   */
   private sigs = new Int32Array(0);
   private moves!: ChildMoveOptions;
   private tactics: Tactics | null = null;
@@ -85,8 +88,8 @@ export class DepthFirst {
 
   /**
    * Starts a search from `g`'s current position, which it packs (signs, for a signature table)
-   * and stores in `tt` (the caller has checked that the position is not won). `bound` and `waste` are the bounds to prune by,
-   * or null.
+   * and stores in `tt` (the caller has checked that the position is not won). `bound` and
+   * `waste` are the bounds to prune by, or null.
    */
   begin(
     g: Game, packer: KeyPacker, tt: StateSet | SignatureTable, justDrew: boolean,

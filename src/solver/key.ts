@@ -295,21 +295,12 @@ export class KeyPacker {
       b = (b + this.zFlag[1]!) | 0;
     }
     const R = this.radix;
-    const G = this.groupSize;
     const z = this.zColumn;
-    let pos = S + 4;
-    for (let c0 = 0; c0 < g.columns; c0 += G) {
-      const end = Math.min(c0 + G, g.columns);
-      const n = end - c0 === G ? this.groupBits : this.lastGroupBits;
-      let v = get(key, off, pos, n);
-      pos += n;
-      for (let c = end - 1; c >= c0; c--) {
-        const x = v % R;
-        v = (v - x) / R;
-        const i = (c * R + x) << 1;
-        a = (a + z[i]!) | 0;
-        b = (b + z[i + 1]!) | 0;
-      }
+    const vals = this.readColumns(key, off);
+    for (let c = 0; c < g.columns; c++) {
+      const i = (c * R + vals[c]!) << 1;
+      a = (a + z[i]!) | 0;
+      b = (b + z[i + 1]!) | 0;
     }
     this.sigA = a;
     this.sigB = b;
@@ -441,6 +432,28 @@ export class KeyPacker {
     while (word < off + W) out[word++] = 0;
   }
 
+  /** The columns' numbers of a key, into `colValue` (returned). */
+  private readColumns(key: Uint32Array, off: number): Int32Array {
+    const g = this.g;
+    const R = this.radix;
+    const G = this.groupSize;
+    const vals = this.colValue;
+    let pos = g.stockSize + 4;
+    for (let c0 = 0; c0 < g.columns; c0 += G) {
+      const end = Math.min(c0 + G, g.columns);
+      const n = end - c0 === G ? this.groupBits : this.lastGroupBits;
+      let v = get(key, off, pos, n);
+      pos += n;
+      // The group's last column is the lowest digit.
+      for (let c = end - 1; c >= c0; c--) {
+        const x = v % R;
+        vals[c] = x;
+        v = (v - x) / R;
+      }
+    }
+    return vals;
+  }
+
   /**
    * Sets the game to the position of a key (columns with pool entries get them in sorted order).
    * The game's undo history is cleared. Returns the justDrew flag.
@@ -457,22 +470,7 @@ export class KeyPacker {
     const head = get(key, off, S, 4);
     const phase2 = (head & 2) !== 0;
     const poolBase = this.poolBase;
-    const R = this.radix;
-    const G = this.groupSize;
-    const vals = this.colValue;
-    let pos = S + 4;
-    for (let c0 = 0; c0 < g.columns; c0 += G) {
-      const end = Math.min(c0 + G, g.columns);
-      const n = end - c0 === G ? this.groupBits : this.lastGroupBits;
-      let v = get(key, off, pos, n);
-      pos += n;
-      // The group's last column is the lowest digit.
-      for (let c = end - 1; c >= c0; c--) {
-        const x = v % R;
-        vals[c] = x;
-        v = (v - x) / R;
-      }
-    }
+    const vals = this.readColumns(key, off);
     for (let c = 0; c < g.columns; c++) {
       const x = vals[c]!;
       const dealt = deal.columns[c]!;
