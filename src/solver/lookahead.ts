@@ -20,8 +20,9 @@ export const LOOK_UNKNOWN = -1;
  * one signature, at odds of about n^2 / 2^49, make it skip the second, so LOOK_LOST is as sure
  * as those odds; it only steers the choice of moves and is never a verdict), first-space-only
  * generation (GEN_REDUCED), the draw discipline (after a draw only a draw, a waste-top move or
- * the redeal; moves.ts explains why this is sound), and PileBound in the second deal. The
- * tactics, when given, restrict the moves as in the solver. The move order is the solver's
+ * the redeal; moves.ts explains why this is sound), and PileBound in the second deal: at the
+ * position given, and (unless `pruneInside` is false) after every move that can change its
+ * answer. The tactics, when given, restrict the moves as in the solver. The move order is the solver's
  * 'layout' order. Returns LOOK_WON, LOOK_LOST (the search was exhausted: proven lost), or
  * LOOK_UNKNOWN (budget spent); `bestHome` is the most cards home in any position reached.
  * The game is left in the position it was given. Nothing is allocated per node (but the
@@ -48,7 +49,10 @@ export class Lookahead {
    */
   winLine: readonly PackedMove[] = NO_LINE;
 
-  search(g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null, seed = 0): number {
+  search(
+    g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null,
+    seed = 0, pruneInside = true,
+  ): number {
     if (this.moveOptions.seed !== seed) this.moveOptions = { ...LOOKAHEAD_MOVES, seed };
     let tt = this.table;
     if (!tt || this.tableFor < maxNodes) {
@@ -68,7 +72,7 @@ export class Lookahead {
     }
     const base = g.histLen;
     const dfs = this.dfs;
-    dfs.begin(g, packer, tt, justDrew, this.moveOptions, tactics && isRestricted(tactics) ? tactics : null, usePrune ? bound : null, null);
+    dfs.begin(g, packer, tt, justDrew, this.moveOptions, tactics && isRestricted(tactics) ? tactics : null, usePrune && pruneInside ? bound : null, null);
     const code = dfs.run(maxNodes, Infinity, Infinity);
     if (code === DFS_WON) this.winLine = g.history().slice(base >> 1); // two history words a move
     while (g.histLen > base) g.undo();
