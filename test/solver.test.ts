@@ -16,7 +16,7 @@ import { WasteBound } from '../src/solver/wastebound.js';
 import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lockbound.js';
 import { PileBound } from '../src/solver/bound.js';
 import { KeyPacker } from '../src/solver/key.js';
-import { LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
+import { LOOK_LOST, LOOK_UNKNOWN, LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { RULE_VARIANTS } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
@@ -434,6 +434,39 @@ describe('Lookahead', () => {
     }
     expect(wins).toBeGreaterThan(30);
     expect(others).toBeGreaterThan(5);
+  });
+  it('with pruneInside false (the rollout) it asks PileBound at its root only: the same answers, never fewer nodes, more where the bound cuts inside', () => {
+    // PileBound is sound, so cutting inside changes no exhausted answer, and with the same move
+    // order the search without the cuts visits every position the search with them does.
+    let compared = 0;
+    let more = 0;
+    let rootLost = 0;
+    const inner = new Lookahead();
+    const outer = new Lookahead();
+    for (const sizeText of ['1x7 3x2', '1x6 5x3']) {
+      const rules = parseRules('book');
+      for (let n = 0; n < 250; n++) {
+        const g = new Game(dealFromNumber(n, parseSize(sizeText)), rules);
+        const packer = new KeyPacker(g);
+        const bound = new PileBound(g);
+        randomPlayout(g, n * 104_729 + 3, 6, (m) => g.apply(m));
+        const a = inner.search(g, packer, bound, false, 200_000, null, 0, true);
+        const b = outer.search(g, packer, bound, false, 200_000, null, 0, false);
+        if (bound.lost()) {
+          rootLost++;
+          expect([a, b, inner.nodes, outer.nodes]).toEqual([LOOK_LOST, LOOK_LOST, 1, 1]);
+          continue;
+        }
+        if (a === LOOK_UNKNOWN || b === LOOK_UNKNOWN) continue;
+        compared++;
+        expect(b, `${sizeText} deal ${n}`).toBe(a);
+        expect(outer.nodes, `${sizeText} deal ${n}`).toBeGreaterThanOrEqual(inner.nodes);
+        if (outer.nodes > inner.nodes) more++;
+      }
+    }
+    expect(compared).toBeGreaterThan(300);
+    expect(more, 'the bound cuts inside some look-aheads').toBeGreaterThan(10);
+    expect(rootLost + compared).toBeGreaterThan(300);
   });
 });
 
