@@ -435,6 +435,7 @@ describe('Lookahead', () => {
     expect(wins).toBeGreaterThan(30);
     expect(others).toBeGreaterThan(5);
   });
+
   it('with pruneInside false (the rollout) it asks PileBound at its root only: the same answers, never fewer nodes, more where the bound cuts inside', () => {
     // PileBound is sound, so cutting inside changes no exhausted answer, and with the same move
     // order the search without the cuts visits every position the search with them does.
