@@ -5,7 +5,7 @@ import { type KeyPacker } from './key.js';
 import { LOCK_LOST, type LockBound } from './lockbound.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
 import { SignatureTable } from './sigtable.js';
-import { FULL, type StateSet } from './table.js';
+import { FULL, type TranspositionTable } from './table.js';
 import { type WasteBound } from './wastebound.js';
 
 /** How `DepthFirst.run` ended. */
@@ -68,7 +68,7 @@ export class DepthFirst {
   private g!: Game;
   private packer!: KeyPacker;
   /** The table: exact keys (`tt`) or signatures (`sig`), the other null. */
-  private tt: StateSet | null = null;
+  private tt: TranspositionTable | null = null;
   private sig: SignatureTable | null = null;
   /**
    * The keys of the positions on the current path: depth d's at d * words. A child's key is
@@ -92,7 +92,7 @@ export class DepthFirst {
    * `waste` are the bounds to prune by, or null.
    */
   begin(
-    g: Game, packer: KeyPacker, tt: StateSet | SignatureTable, justDrew: boolean,
+    g: Game, packer: KeyPacker, tt: TranspositionTable | SignatureTable, justDrew: boolean,
     moves: ChildMoveOptions, tactics: Tactics | null, bound: PileBound | null, waste: WasteBound | null,
   ): void {
     this.g = g;
@@ -155,13 +155,17 @@ export class DepthFirst {
         const m = this.moveStack[cur]!;
         const at = (d + 1) * W;
         const drew = (m & 63) === SRC_DRAW;
-        let made: boolean;
+        let made = true;
+        // With a signature table: the child's signature with its flag, to look up.
+        let sa = 0;
+        let sb = 0;
         if (sig !== null) {
           // A signature is made for every move, from the parent's.
           packer.childSig(sigs[2 * d]!, sigs[2 * d + 1]!, m);
           sigs[2 * d + 2] = packer.sigA;
           sigs[2 * d + 3] = packer.sigB;
-          made = true;
+          sa = packer.flagA(packer.sigA, drew);
+          sb = packer.flagB(packer.sigB, drew);
         } else made = packer.child(keys, d * W, keys, at, m);
         let id: number;
         if (drew && skipDraws) {
@@ -182,7 +186,7 @@ export class DepthFirst {
           // Most children are positions already stored (3 a node on book deal 1), and these
           // now cost no apply and undo. The same lookups in the same order as making the move
           // first, so the same nodes, states and solutions.
-          id = sig !== null ? sig.insert(packer.flagA(sigs[2 * d + 2]!, drew), packer.flagB(sigs[2 * d + 3]!, drew)) : tt!.insert(keys, at);
+          id = sig !== null ? sig.insert(sa, sb) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) continue;
           g.apply(m);
         } else {
@@ -195,7 +199,7 @@ export class DepthFirst {
             }
           }
           if (!made) packer.pack(keys, at, drew);
-          id = sig !== null ? sig.insert(packer.flagA(sigs[2 * d + 2]!, drew), packer.flagB(sigs[2 * d + 3]!, drew)) : tt!.insert(keys, at);
+          id = sig !== null ? sig.insert(sa, sb) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) {
             g.undo();
             continue;
@@ -264,7 +268,7 @@ export class DepthFirst {
    * (a run stopped by DFS_TABLE): the search is the same. From exact keys to signatures, the
    * path's signatures are made from its keys.
    */
-  swapTable(tt: StateSet | SignatureTable): void {
+  swapTable(tt: TranspositionTable | SignatureTable): void {
     const wasExact = this.sig === null;
     this.setTable(tt);
     if (this.sig !== null && wasExact) {
@@ -277,7 +281,7 @@ export class DepthFirst {
     }
   }
 
-  private setTable(tt: StateSet | SignatureTable): void {
+  private setTable(tt: TranspositionTable | SignatureTable): void {
     if (tt instanceof SignatureTable) {
       this.sig = tt;
       this.tt = null;

@@ -15,24 +15,13 @@ import { hashKey } from './key.js';
 export const FULL = -2;
 
 /**
- * What depth-first search, the rollout and its look-aheads need of a table: a set of packed
- * keys. The exact TranspositionTable (below) is one; the SignatureTable (sigtable.ts) is another.
+ * What the solver reports of any table, the exact TranspositionTable (below) or the
+ * SignatureTable (sigtable.ts): its states, its bytes, and the bytes per state.
  */
-/** What the solver reports of any table: its states, its bytes, and the bytes per state. */
 export interface TableStats {
   readonly size: number;
   bytes(): number;
   bytesPerState(): number;
-}
-
-export interface StateSet extends TableStats {
-  readonly words: number;
-  readonly maxBytes: number;
-  /** A new id (>= 0) when the key was not there, FULL when the memory cap forbids growing, another negative number when it was. */
-  insert(src: Uint32Array, off: number): number;
-  /** >= 0 when the key is there, else -1. */
-  find(src: Uint32Array, off: number): number;
-  clear(): void;
 }
 /** Most a table fills its index (or its slots) before it doubles. */
 export const MAX_LOAD = 0.75;
@@ -45,7 +34,7 @@ export const PRESIZE_STATES = 1 << 21;
 /** Room for at least this many states in the smallest table. */
 export const MIN_STATES = 16;
 
-export class TranspositionTable implements StateSet {
+export class TranspositionTable implements TableStats {
   store: Uint32Array;
   parents: Int32Array | null;
   private index: Uint32Array;
