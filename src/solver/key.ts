@@ -172,16 +172,9 @@ export class KeyPacker {
   /** The signature of the game's position without its justDrew flag, into sigA and sigB. */
   baseSig(): void {
     const g = this.g;
-    const mask = g.inPlayMask;
-    const zs = this.zStock;
-    let a = 0;
-    let b = 0;
-    const bytes = (g.stockSize + 7) >>> 3;
-    for (let i = 0; i < bytes; i++) {
-      const j = (((i << 8) | ((mask[i >>> 2]! >>> ((i & 3) << 3)) & 255)) << 1);
-      a = (a + zs[j]!) | 0;
-      b = (b + zs[j + 1]!) | 0;
-    }
+    this.stockTerms(g.inPlayMask, 0);
+    let a = this.sigA;
+    let b = this.sigB;
     const p = (g.phase === 1 ? g.stockPtr : g.stockSize + 1) << 1;
     a = (a + this.zPtr[p]!) | 0;
     b = (b + this.zPtr[p + 1]!) | 0;
@@ -230,7 +223,7 @@ export class KeyPacker {
       a = (a + zp[q + 2]! - zp[q]!) | 0;
       b = (b + zp[q + 3]! - zp[q + 1]!) | 0;
       // The drawn position joins the waste.
-      const k = (((g.stockPtr >>> 3) << 8) | (1 << (g.stockPtr & 7))) << 1;
+      const k = stockBit(g.stockPtr);
       a = (a + this.zStock[k]!) | 0;
       b = (b + this.zStock[k + 1]!) | 0;
     } else if (from === SRC_WASTE) p = g.waste[g.wasteLen - 1]!;
@@ -241,9 +234,30 @@ export class KeyPacker {
       b = (b + zp[q + 3]! - zp[q + 1]!) | 0;
     } else if (from >= SRC_PRIV) p = g.priv[from - SRC_PRIV]!;
     if (p >= 0) {
-      const k = (((p >>> 3) << 8) | (1 << (p & 7))) << 1;
+      const k = stockBit(p);
       a = (a - this.zStock[k]!) | 0;
       b = (b - this.zStock[k + 1]!) | 0;
+    }
+    this.sigA = a;
+    this.sigB = b;
+  }
+
+  /**
+   * The stock positions' terms of a signature, into sigA and sigB: the positions set among bits
+   * 0 .. S-1 of words[off..] (the engine's mask, or a key, whose bits from S on are masked off).
+   */
+  private stockTerms(words: Uint32Array, off: number): void {
+    const S = this.g.stockSize;
+    const zs = this.zStock;
+    let a = 0;
+    let b = 0;
+    const bytes = (S + 7) >>> 3;
+    for (let i = 0; i < bytes; i++) {
+      let v = (words[off + (i >>> 2)]! >>> ((i & 3) << 3)) & 255;
+      if (i * 8 + 8 > S) v &= (1 << (S - i * 8)) - 1;
+      const j = ((i << 8) | v) << 1;
+      a = (a + zs[j]!) | 0;
+      b = (b + zs[j + 1]!) | 0;
     }
     this.sigA = a;
     this.sigB = b;
@@ -266,24 +280,16 @@ export class KeyPacker {
     const g = this.g;
     const S = g.stockSize;
     const zs = this.zStock;
-    let a = 0;
-    let b = 0;
-    const bytes = (S + 7) >>> 3;
-    for (let i = 0; i < bytes; i++) {
-      let v = (key[off + (i >>> 2)]! >>> ((i & 3) << 3)) & 255;
-      if (i * 8 + 8 > S) v &= (1 << (S - i * 8)) - 1;
-      const j = ((i << 8) | v) << 1;
-      a = (a + zs[j]!) | 0;
-      b = (b + zs[j + 1]!) | 0;
-    }
+    this.stockTerms(key, off);
+    let a = this.sigA;
+    let b = this.sigB;
     const head = get(key, off, S, 4);
     let ptr = S + 1;
     if ((head & 2) === 0) {
-      // The first deal: the stock pointer is the sentinel, the highest bit set; not a waste position.
-      ptr = S;
-      while (ptr > 0 && !bit(key, off, ptr)) ptr--;
+      // The first deal: the stock pointer is the sentinel; not a waste position.
+      ptr = sentinel(key, off, S);
       if (ptr < S) {
-        const k = (((ptr >>> 3) << 8) | (1 << (ptr & 7))) << 1;
+        const k = stockBit(ptr);
         a = (a - zs[k]!) | 0;
         b = (b - zs[k + 1]!) | 0;
       }
@@ -386,19 +392,16 @@ export class KeyPacker {
       bits -= 32;
       acc = bits === 0 ? 0 : head >>> (4 - bits);
     }
-    const cols = g.cols;
     const len = g.len;
     const orig = g.orig;
     const C = g.columns;
-    const h = g.height;
     const pool = this.pool;
-    const entryBase = this.entryBase;
+    const poolBase = this.poolBase;
     // Pool entries, sorted descending (zeros, the empty columns, last).
     let np = 0;
     for (let c = 0; c < C; c++) {
       if (orig[c] !== 0) continue;
-      const l = len[c]!;
-      const e = l > 0 ? entryBase[cols[c * h]!]! + l : 0;
+      const e = this.colNumber(c, 0, len[c]!) - poolBase;
       let j = np++;
       while (j > 0 && pool[j - 1]! < e) {
         pool[j] = pool[j - 1]!;
@@ -407,8 +410,6 @@ export class KeyPacker {
       pool[j] = e;
     }
     // The columns' numbers, a group at a time, the group's first column the highest digit.
-    const dealtDigit = this.dealtDigit;
-    const poolBase = this.poolBase;
     const R = this.radix;
     const G = this.groupSize;
     let k = 0;
@@ -417,7 +418,7 @@ export class KeyPacker {
       let v = 0;
       for (let c = c0; c < end; c++) {
         const o = orig[c]!;
-        v = Math.imul(v, R) + (o !== 0 ? dealtDigit[(o << 5) | len[c]!]! : poolBase + pool[k++]!);
+        v = Math.imul(v, R) + (o !== 0 ? this.colNumber(c, o, len[c]!) : poolBase + pool[k++]!);
       }
       const n = end - c0 === G ? this.groupBits : this.lastGroupBits;
       acc |= v << bits;
@@ -515,9 +516,8 @@ export class KeyPacker {
       m[i] = below <= 0 ? 0 : below >= 32 ? key[off + i]! : key[off + i]! & ((1 << below) - 1);
     }
     if (!phase2) {
-      let ptr = S;
-      while (ptr > 0 && !bit(key, off, ptr)) ptr--;
-      // ptr is now the sentinel (bit S when the stock is empty); take it out of the mask.
+      // The sentinel (bit S when the stock is empty): take it out of the mask.
+      const ptr = sentinel(key, off, S);
       if (ptr < S) m[ptr >>> 5]! &= ~(1 << (ptr & 31));
       g.phase = 1;
       g.stockPtr = ptr;
@@ -563,6 +563,18 @@ export class KeyPacker {
     g.histLen = 0;
     return (head & 4) !== 0;
   }
+}
+
+/** The stock pointer of a first-deal key: its sentinel, the highest bit set at or below bit S. */
+function sentinel(key: Uint32Array, off: number, S: number): number {
+  let ptr = S;
+  while (ptr > 0 && !bit(key, off, ptr)) ptr--;
+  return ptr;
+}
+
+/** The index in KeyPacker's zStock of stock position p alone (its byte, with only p's bit set, lane 0). */
+function stockBit(p: number): number {
+  return (((p >>> 3) << 8) | (1 << (p & 7))) << 1;
 }
 
 /** A deterministic stream of pseudo-random 32-bit words (splitmix32). */
