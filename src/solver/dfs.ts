@@ -1,4 +1,4 @@
-import { type Tactics } from '../game/tactics.js';
+import { type Tactics, NO_RESTRICTION } from '../game/tactics.js';
 import { type Game, DST_FOUNDATION, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { type PileBound } from './bound.js';
 import { type KeyPacker } from './key.js';
@@ -143,7 +143,8 @@ export class DepthFirst {
     const useWaste = wb !== null && wb.enabled;
     const skipDraws = this.moves.drawDiscipline && !this.storeDraws;
     const lock = this.lock;
-    const lockTactics = this.tactics ?? undefined;
+    // childMoves takes null for no restriction; LockBound takes the restriction itself.
+    const lockTactics = this.tactics ?? NO_RESTRICTION;
     let nodes = this.nodes;
     let bestHome = this.bestHome;
     let d = this.d;
