@@ -672,6 +672,20 @@ export class Solver {
     const restarts = Math.max(1, o.rolloutRestarts);
     let bestLine: PackedMove[] = [];
     let bestLineHome = -1;
+    // The signature of the position played (base: without the justDrew flag), and whether its
+    // last move was a draw.
+    let curA = 0;
+    let curB = 0;
+    let drew = false;
+    /** Plays `m` for good and records the position reached; false when the table is full. */
+    const play = (m: PackedMove): boolean => {
+      packer.childSig(curA, curB, m);
+      curA = packer.sigA;
+      curB = packer.sigB;
+      g.apply(m);
+      drew = (m & 63) === SRC_DRAW;
+      return seen.insert(packer.flagA(curA, drew), packer.flagB(curB, drew)) !== FULL;
+    };
     for (let attempt = 0, per = Math.max(1, o.rolloutNodes); ; attempt++) {
       if (attempt > 0 && attempt % restarts === 0) per *= 2;
       // Attempt k breaks ties by seed + k (attempt 0 with seed 0: the plain order).
@@ -681,24 +695,16 @@ export class Solver {
       const before = nodes;
       while (g.histLen > 0) g.undo();
       seen.clear();
-      // The signatures of the positions played (base: without the justDrew flag).
       packer.baseSig();
-      let curA = packer.sigA;
-      let curB = packer.sigB;
+      curA = packer.sigA;
+      curB = packer.sigB;
       seen.insert(curA, curB);
-      let drew = false;
+      drew = false;
       // A share of the attempts (rolloutKeep, drawn by the seed) start by replaying a prefix of
       // the attempt that got most cards home so far, of a length drawn by the seed too.
       if (attempt > 0 && bestLine.length > 0 && ((Math.imul(seed, 0x9e3779b1) >>> 7) & 1023) < o.rolloutKeep * 1024) {
         const j = Math.floor(bestLine.length * ((Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) >>> 8) / 2 ** 24));
-        for (let i = 0; i < j; i++) {
-          packer.childSig(curA, curB, bestLine[i]!);
-          curA = packer.sigA;
-          curB = packer.sigB;
-          g.apply(bestLine[i]!);
-          drew = (bestLine[i]! & 63) === SRC_DRAW;
-          seen.insert(packer.flagA(curA, drew), packer.flagB(curB, drew));
-        }
+        for (let i = 0; i < j; i++) if (!play(bestLine[i]!)) return finish('unknown', 'memory');
       }
       for (;;) {
         if (nodes + 2 > o.maxNodes) return finish('unknown', 'nodes');
@@ -752,12 +758,7 @@ export class Solver {
           }
           break;
         }
-        packer.childSig(curA, curB, best);
-        curA = packer.sigA;
-        curB = packer.sigB;
-        g.apply(best);
-        drew = (best & 63) === SRC_DRAW;
-        if (seen.insert(packer.flagA(curA, drew), packer.flagB(curB, drew)) === FULL) return finish('unknown', 'memory');
+        if (!play(best)) return finish('unknown', 'memory');
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return finish('won', undefined, g.history());
       }
