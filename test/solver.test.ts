@@ -17,7 +17,7 @@ import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lock
 import { PileBound } from '../src/solver/bound.js';
 import { KeyPacker } from '../src/solver/key.js';
 import { LOOK_LOST, LOOK_UNKNOWN, LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
-import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
+import { type Preset, type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
 import { RULE_VARIANTS } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';
@@ -36,6 +36,9 @@ const VARIANTS = RULE_VARIANTS;
 const GENEROUS = { maxNodes: 2_000_000 } as const;
 
 const WEAK_SIGNATURES = 'dfs signaturesAfter=0 signatureBits=16';
+
+/** The portfolio with its `looksLost` search taking over at the first check: every deal looks lost. */
+const TAKE_OVER_AT_ONCE: Preset = { ...PRESETS.portfolio!, looksLost: { ...PRESETS.portfolio!.looksLost!, afterNodes: 0, bestHomeAtMost: Infinity } };
 
 type Run = (solver: Solver, deal: Deal, rules: Rules) => SolveResult;
 const single = (opts: Partial<SolveOptions>): Run => (solver, deal, rules) => solver.solve(deal, rules, { ...opts, ...GENEROUS });
@@ -64,6 +67,8 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ...Object.keys(PRESETS).map(
     (p) => [`preset ${p}`, ((solver, deal, rules) => solver.solvePreset(deal, rules, p, GENEROUS)) as Run] as const,
   ),
+  // The portfolio's prover taking over after the first slice, wherever LockBound applies.
+  ['preset portfolio, looksLost at once', (solver, deal, rules) => solver.solvePreset(deal, rules, TAKE_OVER_AT_ONCE, GENEROUS)],
   // With a time budget alone the portfolio's stages take turns by time, not by nodes.
   ['preset portfolio, time budget alone', (solver, deal, rules) => solver.solvePreset(deal, rules, 'portfolio', { maxNodes: Infinity, maxSeconds: 600 })],
 ];
@@ -166,6 +171,8 @@ let provedByLocks = 0;
 /** Exact searches that confirmed an exhaustion on signatures: all, and those that found a win instead (weak signatures). */
 let confirmations = 0;
 let refuted = 0;
+/** Solves of the cross-check in which a preset's `looksLost` search took over. */
+let takeovers = 0;
 
 describe('cross-check against the exhaustive reference search', () => {
   // One Solver per configuration, kept across deals (as a batch would use it).
@@ -193,6 +200,7 @@ describe('cross-check against the exhaustive reference search', () => {
             deals.forEach(({ n, deal }, i) => {
               let r: SolveResult;
               const confirmed = solver.confirmations;
+              const tookOver = solver.takeovers;
               try {
                 r = run(solver, deal, rules);
               } catch (e) {
@@ -202,6 +210,7 @@ describe('cross-check against the exhaustive reference search', () => {
               pruned += solver.pruned;
               prunedWaste += solver.prunedWaste;
               if (r.proof === 'locks') provedByLocks++;
+              takeovers += solver.takeovers - tookOver;
               if (solver.confirmations > confirmed) {
                 confirmations++;
                 if (r.verdict === 'won' && name === WEAK_SIGNATURES) refuted++;
@@ -245,13 +254,15 @@ describe('cross-check against the exhaustive reference search', () => {
     expect(provedByLocks, 'unsolvable verdicts given by LockBound').toBeGreaterThan(1000);
     expect(confirmations, 'exhaustions on signatures confirmed on exact keys').toBeGreaterThan(40);
     expect(refuted, 'searches exhausted on weak signatures that were won').toBeGreaterThan(0);
+    expect(takeovers, 'solves in which the looksLost search took over').toBeGreaterThan(100);
   });
 
   afterAll(() => {
     console.log(
       `cross-check: ${totalDeals} deals (${totalWon} won, ${totalUnsolvable} unsolvable) x ${CONFIGS.length} configurations, ` +
         `${pruned} positions pruned by PileBound, ${prunedWaste} by WasteBound, ${provedByLocks} verdicts given by LockBound, ` +
-        `${confirmations} exhaustions on signatures confirmed on exact keys (${refuted} of them won)\n${summary.join('\n')}`,
+        `${confirmations} exhaustions on signatures confirmed on exact keys (${refuted} of them won), ` +
+        `${takeovers} takeovers by the looksLost search\n${summary.join('\n')}`,
     );
   });
 });
@@ -726,6 +737,32 @@ describe('LockBound', () => {
     // The same budget without it is not enough (the search needs more than 15 M nodes).
     const plain = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 2 * 327_417 });
     expect([plain.verdict, plain.limit, solver.prunedLock]).toEqual(['unknown', 'nodes', 0]);
+  });
+
+  it('the portfolio hands a deal that looks lost to depth-first search with it at every position', () => {
+    // Deal 988: after 500,000 rollout nodes no search has got more than 20 cards home, so the
+    // portfolio's prover (exact keys, LockBound at every position) runs on the rest of the
+    // budget and proves the deal lost in the 327,417 nodes it takes alone (the test above).
+    const solver = new Solver();
+    const deal = dealFromNumber(988, FULL_SIZE);
+    const took = solver.takeovers;
+    const r = solver.solvePreset(deal, BOOK, 'portfolio', { maxNodes: 2_000_000 });
+    expect([r.verdict, r.proof, solver.takeovers]).toEqual(['unsolvable', 'search', took + 1]);
+    // The stages' 629,581 nodes before it (the rollout's 500,000 and a little more, the
+    // depth-first stage's quarter of that beside them), then the prover's.
+    expect(r.nodes).toBe(629_581 + 327_417);
+    // Deterministic, and within the budget.
+    expect(solver.solvePreset(deal, BOOK, 'portfolio', { maxNodes: 2_000_000 }).nodes).toBe(r.nodes);
+    // Without the prover the stages cannot prove it with the same budget.
+    const plain = solver.solvePreset(deal, BOOK, { ...PRESETS.portfolio!, looksLost: undefined }, { maxNodes: 2_000_000 });
+    expect([plain.verdict, plain.limit, solver.takeovers]).toEqual(['unknown', 'nodes', took + 2]);
+    // Under pysol LockBound does not apply, so the prover never takes over: with it set to take
+    // over at once, the preset runs as without it.
+    const game = pysolDeal(1);
+    const PYSOL = parseRules('pysol');
+    const a = solver.solvePreset(game, PYSOL, TAKE_OVER_AT_ONCE, { maxNodes: 20_000 });
+    const b = solver.solvePreset(game, PYSOL, { ...PRESETS.portfolio!, looksLost: undefined }, { maxNodes: 20_000 });
+    expect([a.verdict, a.nodes, solver.takeovers]).toEqual([b.verdict, b.nodes, took + 2]);
   });
 
   it('under tactics (a smaller game) it stays sound and proves more: restricted searches agree with it on and off', () => {

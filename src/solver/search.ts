@@ -139,6 +139,22 @@ export interface Preset {
   readonly description: string;
   readonly options: Partial<SolveOptions>;
   readonly stages: readonly Stage[];
+  /** A search that takes over when the deal looks lost (see `LooksLost`). */
+  readonly looksLost?: LooksLost;
+}
+
+/**
+ * When a preset's first stage has expanded `afterNodes` nodes and no stage has got more than
+ * `bestHomeAtMost` cards home, the deal looks lost: the stages stop, and one search with
+ * `options` (over the preset's) runs alone on what is left of the node and time budgets, in the
+ * place of the last stage (on its Solver, with its share of the memory cap). Only under rules
+ * where LockBound applies (building=pairs or none), since the search it is for asks LockBound at
+ * every position. A heuristic: it changes which search runs, never what a verdict means.
+ */
+export interface LooksLost {
+  readonly afterNodes: number;
+  readonly bestHomeAtMost: number;
+  readonly options: Partial<SolveOptions>;
 }
 
 export interface Stage {
@@ -170,11 +186,30 @@ const PORTFOLIO: readonly Stage[] = [
   { share: 0.2, options: { search: 'dfs', order: 'layout' } },
 ];
 
+/**
+ * The portfolio's prover: depth-first search on exact keys asking LockBound at every position
+ * (the `prove` preset's search), for deals on which the rollout gets nowhere. LockBound prunes
+ * most positions of such deals, so it proves some of them in well under a second, where the
+ * portfolio's stages prove none (docs/SOLVER.md, "When a deal looks lost").
+ * - The threshold: the most cards the rollout alone had home after 500,000 nodes, on the deals
+ *   it won later within a second, was at least 21 (book deals 1-1000, 62 deals) and at least
+ *   23 (1001-2000, 76 deals). So at a second a deal no win is given up.
+ * - Book deals 1-1000 at a second: it takes over on 10 to 13 deals, which the stages left
+ *   undecided, and proves 540, 988 and (when the clock allows) 986 and 645 lost; 1001-2000:
+ *   7 of 24 proved, 2 won.
+ */
+const PORTFOLIO_LOOKS_LOST: LooksLost = {
+  afterNodes: 500_000,
+  bestHomeAtMost: 20,
+  options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity },
+};
+
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'a rollout (80 % of the budget) and a depth-first search (20 %) side by side, 3 M nodes',
+    description: 'a rollout (80 % of the budget) and a depth-first search (20 %) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
     options: { maxNodes: 3_000_000 },
     stages: PORTFOLIO,
+    looksLost: PORTFOLIO_LOOKS_LOST,
   },
   fast: {
     description: 'one depth-first search, layout moves first, 1 M nodes',
@@ -275,6 +310,8 @@ export class Solver {
   prunedLock = 0;
   /** Second depth-first searches, on exact keys, run to confirm an exhaustion on signatures (since this Solver was made). */
   confirmations = 0;
+  /** Presets whose `looksLost` search took over (since this Solver was made). */
+  takeovers = 0;
   private keyBuf = new Uint32Array(64);
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
@@ -351,7 +388,7 @@ export class Solver {
   }
 
   /**
-   * Solves with a named preset (PRESETS); `opts` overrides the preset's options. The stages run
+   * Solves with a preset, named (PRESETS) or given; `opts` overrides its options. The stages run
    * side by side: each on its own Solver (its own table, kept from deal to deal), in slices of
    * about SLICE * share * stages nodes, none restarted, each capped at its share of the node
    * budget and of the memory cap; the time budget is the whole preset's. Under a node budget
@@ -359,13 +396,15 @@ export class Solver {
    * is deterministic (a slice ends at the first check past its end). With no node budget (a time
    * budget alone) the shares are shares of the time: the stage that has used the least of its
    * share so far takes the next slice. The first stage to end with a verdict gives it; the
-   * preset is unknown when every stage has run out. Nodes and states of the result add up over
-   * the stages, and bytesPerState is that of all their states (the bytes their states take, over
-   * the states); bestHome is the largest; seconds is the wall-clock time.
+   * preset is unknown when every stage has run out. When the deal looks lost (`LooksLost`) the
+   * stages stop and one search runs on in their place, and gives the verdict. Nodes and states
+   * of the result add up over all the searches, and bytesPerState is that of all their states
+   * (the bytes their states take, over the states); bestHome is the largest; seconds is the
+   * wall-clock time.
    */
-  solvePreset(deal: Deal, rules: Rules, preset: string = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SolveResult {
-    const p = PRESETS[preset];
-    if (!p) throw new Error(`unknown preset '${preset}'`);
+  solvePreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SolveResult {
+    const p = typeof preset === 'string' ? PRESETS[preset] : preset;
+    if (!p) throw new Error(`unknown preset '${preset as string}'`);
     const base: SolveOptions = { ...DEFAULT_OPTIONS, ...p.options, ...opts };
     const stages = p.stages;
     const t0 = performance.now();
@@ -392,6 +431,7 @@ export class Solver {
     const byTime = !Number.isFinite(base.maxNodes);
     const spent = new Float64Array(runs.length);
     const slices = new Float64Array(runs.length);
+    const lost = p.looksLost && (stages.length === 1 ? this : this.helpers[0]!).lockBound.enabled ? p.looksLost : null;
     for (let turn = 0; alive > 0; turn++) {
       let i = turn % runs.length;
       if (byTime) {
@@ -406,22 +446,59 @@ export class Solver {
       const t = performance.now();
       const r = runs[i]!.step(until);
       spent[i] = spent[i]! + performance.now() - t;
-      if (!r) continue;
+      if (!r) {
+        if (lost && this.looksLost(runs, lost)) return this.takeOver(deal, rules, base, stages, runs, results, lost, t0);
+        continue;
+      }
       results[i] = last = r;
       alive--;
-      if (r.verdict !== 'unknown') return this.presetResult(runs, results, r, t0);
+      if (r.verdict !== 'unknown') return this.presetResult(this.parts(runs, results), r, t0);
     }
-    return this.presetResult(runs, results, last!, t0);
+    return this.presetResult(this.parts(runs, results), last!, t0);
   }
 
-  /** The preset's result: `r`'s verdict and moves, with nodes, states and best home over all stages. */
-  private presetResult(runs: SearchRun[], results: (SolveResult | null)[], r: SolveResult, t0: number): SolveResult {
+  /** Each stage's figures: its result, or where it stands. */
+  private parts(runs: SearchRun[], results: (SolveResult | null)[]): Progress[] {
+    return runs.map((run, i) => results[i] ?? run.progress());
+  }
+
+  /** True when the deal looks lost to a preset's stages (see `LooksLost`). */
+  private looksLost(runs: SearchRun[], lost: LooksLost): boolean {
+    if (runs[0]!.progress().nodes < lost.afterNodes) return false;
+    for (const run of runs) if (run.progress().bestHome > lost.bestHomeAtMost) return false;
+    return true;
+  }
+
+  /**
+   * The stages of a preset stop and the search of `lost` runs alone on what is left of the
+   * budgets, on the last stage's Solver and with its share of the memory cap (`LooksLost`).
+   */
+  private takeOver(deal: Deal, rules: Rules, base: SolveOptions, stages: readonly Stage[], runs: SearchRun[], results: (SolveResult | null)[], lost: LooksLost, t0: number): SolveResult {
+    // The stages' figures as they stand: the last stage's Solver is about to be reused.
+    const parts = this.parts(runs, results);
+    let used = 0;
+    for (const part of parts) used += part.nodes;
+    const last = stages.length - 1;
+    const solver = stages.length === 1 ? this : this.helpers[last]!;
+    this.takeovers++;
+    const r = solver.solve(deal, rules, {
+      ...base,
+      ...lost.options,
+      maxNodes: Math.max(1, base.maxNodes - used),
+      maxMemoryMB: base.maxMemoryMB * stages[last]!.share,
+      maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
+    });
+    parts.push(r);
+    return this.presetResult(parts, r, t0);
+  }
+
+  /** The preset's result: `r`'s verdict and moves, with nodes, states and best home over all its searches' `parts`. */
+  private presetResult(parts: readonly Progress[], r: SolveResult, t0: number): SolveResult {
     let nodes = 0;
     let states = 0;
     let bytes = 0;
     let bestHome = 0;
-    for (let i = 0; i < runs.length; i++) {
-      const p = results[i] ?? runs[i]!.progress();
+    for (const p of parts) {
       nodes += p.nodes;
       states += p.states;
       bestHome = Math.max(bestHome, p.bestHome);
