@@ -81,6 +81,15 @@ export interface SolveOptions {
   /** Rollout search: the node budget of the look-ahead from each candidate move, at first. */
   readonly rolloutNodes: number;
   /**
+   * Rollout search: each candidate position is put to LockBound before its look-ahead, and one
+   * it proves lost is never taken (sound; the rollout proves nothing either way). LockBound sees
+   * what a small look-ahead cannot: a line whose cards can no longer all come free. Book deals
+   * 1-1000, the rollout alone at 3 M nodes a deal: 792 won with it, 782 without (11 more, one
+   * fewer), in 178 s against 196 s; at 1 M nodes 768 against 757. No effect where LockBound
+   * does not apply (building=suit).
+   */
+  readonly rolloutLockBound: boolean;
+  /**
    * Rollout search: attempts made with one look-ahead budget (each breaking ties another way)
    * before the budget doubles.
    */
@@ -124,6 +133,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   rolloutNodes: 25,
   rolloutRestarts: 32,
   rolloutKeep: 0.3,
+  rolloutLockBound: true,
   order: 'layout',
   tactics: NO_RESTRICTION,
 };
@@ -306,7 +316,7 @@ export class Solver {
   pruned = 0;
   /** Positions cut by WasteBound in the last search. */
   prunedWaste = 0;
-  /** Positions cut by LockBound in the last depth-first search (`lockBoundEvery`). */
+  /** Positions cut by LockBound in the last search: depth-first (`lockBoundEvery`) or the rollout's candidates (`rolloutLockBound`). */
   prunedLock = 0;
   /** Second depth-first searches, on exact keys, run to confirm an exhaustion on signatures (since this Solver was made). */
   confirmations = 0;
@@ -747,6 +757,7 @@ export class Solver {
     });
     if (g.isWon()) return finish('won', undefined, []);
     const restarts = Math.max(1, o.rolloutRestarts);
+    const locks = o.rolloutLockBound && this.lockBound.enabled;
     let bestLine: PackedMove[] = [];
     let bestLineHome = -1;
     // The signature of the position played (base: without the justDrew flag), and whether its
@@ -801,6 +812,11 @@ export class Solver {
           let score: number;
           if (g.isWon()) return finish('won', undefined, g.history());
           if (seen.find(sa, sb) >= 0) score = -Infinity;
+          // A candidate that LockBound proves lost is never taken, and needs no look-ahead.
+          else if (locks && this.lockBound.lost(o.tactics)) {
+            score = -Infinity;
+            this.prunedLock++;
+          }
           else {
             // PileBound is asked at the look-ahead's root only, not after each move inside it: it
             // took a fifth of the rollout's time on hard book deals, and the nodes it saved bought
