@@ -202,8 +202,9 @@ const PORTFOLIO: readonly Stage[] = [
  * most positions of such deals, so it proves some of them in well under a second, where the
  * portfolio's stages prove none (docs/SOLVER.md, "When a deal looks lost").
  * - The threshold: the most cards the rollout alone had home after 500,000 nodes, on the deals
- *   it won later within a second, was at least 21 (book deals 1-1000, 62 deals) and at least
- *   23 (1001-2000, 76 deals). So at a second a deal no win is given up.
+ *   it won later within 3 M nodes (about a second), was at least 31 (book deals 1-1000, 72
+ *   deals) and at least 28 (1001-2000, 72 deals). So at that budget no win is given up. (Before
+ *   `rolloutLockBound`, within a second: at least 21 and 23.)
  * - Book deals 1-1000 at a second: it takes over on 10 to 13 deals, which the stages left
  *   undecided, and proves 540, 988 and (when the clock allows) 986 and 645 lost; 1001-2000:
  *   7 of 24 proved, 2 won.
