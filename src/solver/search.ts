@@ -425,9 +425,12 @@ export class Solver {
     const stages = p.stages;
     const t0 = performance.now();
     const runs: SearchRun[] = [];
+    // Each stage's Solver: this one for a single stage, else a helper kept from deal to deal.
+    const solvers: Solver[] = [];
     for (let i = 0; i < stages.length; i++) {
       const stage = stages[i]!;
       const helper = stages.length === 1 ? this : (this.helpers[i] ??= new Solver());
+      solvers.push(helper);
       runs.push(helper.start(deal, rules, {
         ...base,
         ...stage.options,
@@ -447,7 +450,7 @@ export class Solver {
     const byTime = !Number.isFinite(base.maxNodes);
     const spent = new Float64Array(runs.length);
     const slices = new Float64Array(runs.length);
-    const lost = p.looksLost && (stages.length === 1 ? this : this.helpers[0]!).lockBound.enabled ? p.looksLost : null;
+    const lost = p.looksLost && solvers[0]!.lockBound.enabled ? p.looksLost : null;
     for (let turn = 0; alive > 0; turn++) {
       let i = turn % runs.length;
       if (byTime) {
@@ -463,7 +466,11 @@ export class Solver {
       const r = runs[i]!.step(until);
       spent[i] = spent[i]! + performance.now() - t;
       if (!r) {
-        if (lost && this.looksLost(runs, lost)) return this.takeOver(deal, rules, base, stages, runs, results, lost, t0);
+        if (lost && this.looksLost(runs, lost)) {
+          // The last stage's Solver runs the search of `lost`, with that stage's memory share.
+          const at = stages.length - 1;
+          return this.takeOver(deal, rules, base, lost, this.parts(runs, results), solvers[at]!, stages[at]!.share, t0);
+        }
         continue;
       }
       results[i] = last = r;
@@ -486,22 +493,19 @@ export class Solver {
   }
 
   /**
-   * The stages of a preset stop and the search of `lost` runs alone on what is left of the
-   * budgets, on the last stage's Solver and with its share of the memory cap (`LooksLost`).
+   * The stages of a preset stop and the search of `lost` runs alone, on `solver` (a stage's,
+   * reused) with `share` of the memory cap, on what is left of the node and time budgets
+   * (`LooksLost`). `parts`: the stages' figures, taken before `solver` is reused.
    */
-  private takeOver(deal: Deal, rules: Rules, base: SolveOptions, stages: readonly Stage[], runs: SearchRun[], results: (SolveResult | null)[], lost: LooksLost, t0: number): SolveResult {
-    // The stages' figures as they stand: the last stage's Solver is about to be reused.
-    const parts = this.parts(runs, results);
+  private takeOver(deal: Deal, rules: Rules, base: SolveOptions, lost: LooksLost, parts: Progress[], solver: Solver, share: number, t0: number): SolveResult {
     let used = 0;
     for (const part of parts) used += part.nodes;
-    const last = stages.length - 1;
-    const solver = stages.length === 1 ? this : this.helpers[last]!;
     this.takeovers++;
     const r = solver.solve(deal, rules, {
       ...base,
       ...lost.options,
       maxNodes: Math.max(1, base.maxNodes - used),
-      maxMemoryMB: base.maxMemoryMB * stages[last]!.share,
+      maxMemoryMB: base.maxMemoryMB * share,
       maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
     });
     parts.push(r);
