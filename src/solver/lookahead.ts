@@ -23,8 +23,9 @@ export const LOOK_UNKNOWN = -1;
  * the redeal; moves.ts explains why this is sound), and PileBound in the second deal: at the
  * position given, and (unless `pruneInside` is false, as the rollout asks) after every move that
  * can change its answer. The tactics, when given, restrict the moves as in the solver. The move
- * order is the solver's 'layout' order. Returns LOOK_WON, LOOK_LOST (the search was exhausted: proven lost), or
- * LOOK_UNKNOWN (budget spent); `bestHome` is the most cards home in any position reached.
+ * order is the solver's 'layout' order. Returns LOOK_WON, LOOK_LOST (the search was exhausted:
+ * proven lost), or LOOK_UNKNOWN (budget spent); `bestHome` is the most cards home in any
+ * position reached.
  * The game is left in the position it was given. Nothing is allocated per node (but the
  * winning line, once); the table is kept between searches.
  */
