@@ -515,29 +515,47 @@ export class KeyPacker {
       const below = S - 32 * i; // bits of word i that lie below S
       m[i] = below <= 0 ? 0 : below >= 32 ? key[off + i]! : key[off + i]! & ((1 << below) - 1);
     }
+    const stockCards = g.stockCards;
     if (!phase2) {
-      // The sentinel (bit S when the stock is empty): take it out of the mask.
-      const ptr = sentinel(key, off, S);
+      // The sentinel (bit S when the stock is empty, else the highest bit of the mask): take
+      // it out of the mask; the bits left are the waste's positions.
+      let ptr = S;
+      if (!bit(key, off, S)) {
+        ptr = 0;
+        for (let i = m.length - 1; i >= 0; i--) {
+          if (m[i] !== 0) {
+            ptr = 32 * i + 31 - Math.clz32(m[i]!);
+            break;
+          }
+        }
+      }
       if (ptr < S) m[ptr >>> 5]! &= ~(1 << (ptr & 31));
       g.phase = 1;
       g.stockPtr = ptr;
       let w = 0;
-      for (let i = 0; i < ptr; i++) if (bit(key, off, i)) g.waste[w++] = i;
+      for (let i = 0; i < m.length; i++) {
+        for (let x = m[i]!; x !== 0; x &= x - 1) {
+          const p = 32 * i + 31 - Math.clz32(x & -x);
+          g.waste[w++] = p;
+          counts[stockCards[p]!]!++;
+        }
+      }
       g.wasteLen = w;
       g.privLen = 0;
       g.pileNext = 0;
-      for (let i = 0; i < w; i++) counts[g.stockCards[g.waste[i]!]!]!++;
-      for (let i = ptr; i < S; i++) counts[g.stockCards[i]!]!++;
+      for (let i = ptr; i < S; i++) counts[stockCards[i]!]!++;
     } else {
       g.phase = 2;
       g.stockPtr = S;
       let p = 0;
       let w = 0;
-      for (let i = 0; i < S; i++) {
-        if (!bit(key, off, i)) continue;
-        counts[g.stockCards[i]!]!++;
-        if (p < g.privileged) g.priv[p++] = i;
-        else g.waste[w++] = i;
+      for (let i = 0; i < m.length; i++) {
+        for (let x = m[i]!; x !== 0; x &= x - 1) {
+          const q = 32 * i + 31 - Math.clz32(x & -x);
+          counts[stockCards[q]!]!++;
+          if (p < g.privileged) g.priv[p++] = q;
+          else g.waste[w++] = q;
+        }
       }
       g.privLen = p;
       g.pileNext = 0;
