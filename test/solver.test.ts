@@ -795,6 +795,26 @@ describe('LockBound', () => {
     expect([a.verdict, a.nodes, solver.takeovers]).toEqual([b.verdict, b.nodes, took + 2]);
   });
 
+  it("the portfolio's depth-first stage proves a small search on exact keys, with no confirmation (a small budget keeps its proofs)", () => {
+    // Under building=none deal 3 is lost, and the depth-first stage exhausts it with a few
+    // thousand states, within its fifth of 100,000 nodes. On signatures from the start, the
+    // exhaustion would have to be confirmed on exact keys, at twice the nodes: over budget.
+    const solver = new Solver();
+    const NONE = parseRules('building=none');
+    const deal = dealFromNumber(3, FULL_SIZE);
+    const confirmed = solver.confirmations;
+    const r = solver.solvePreset(deal, NONE, 'portfolio', { maxNodes: 100_000 });
+    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_561, confirmed]);
+    const onSignatures: Preset = {
+      ...PRESETS.portfolio!,
+      stages: PRESETS.portfolio!.stages.map((s) => (s.options.search === 'dfs' ? { ...s, options: { ...s.options, signaturesAfter: 0 } } : s)),
+    };
+    const late = solver.solvePreset(deal, NONE, onSignatures, { maxNodes: 100_000 });
+    expect([late.verdict, late.limit]).toEqual(['unknown', 'nodes']);
+    // With enough nodes the confirmation gives the same verdict.
+    expect(solver.solvePreset(deal, NONE, onSignatures, { maxNodes: 200_000 }).verdict).toBe('unsolvable');
+  });
+
   it('under tactics (a smaller game) it stays sound and proves more: restricted searches agree with it on and off', () => {
     // Pairing never / cautious and spaces never / hold restrict the player's moves, and the
     // bound reads them (no target, top-row targets only, no space ever, no space in the first
