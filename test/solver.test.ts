@@ -22,7 +22,7 @@ import { RULE_VARIANTS } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
-import { DFS_WON, DepthFirst } from '../src/solver/dfs.js';
+import { DFS_LOST, DFS_WON, DepthFirst } from '../src/solver/dfs.js';
 import { TranspositionTable } from '../src/solver/table.js';
 
 /** The rule variants cross-checked (test/helpers.ts). */
@@ -51,6 +51,8 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ['dfs reducedSpaces=false', single({ search: 'dfs', reducedSpaces: false })],
   ['dfs drawDiscipline=false reducedSpaces=false', single({ search: 'dfs', drawDiscipline: false, reducedSpaces: false })],
   ['dfs safeMoves=false', single({ search: 'dfs', safeMoves: false })],
+  // Not sound alone: a streamlined search first, then the complete one if it is exhausted.
+  ['dfs homeFirst=true', single({ search: 'dfs', homeFirst: true })],
   ['dfs order=waste', single({ search: 'dfs', order: 'waste' })],
   ['dfs pileBound=false', single({ search: 'dfs', pileBound: false })],
   ['dfs wasteBound=true', single({ search: 'dfs', wasteBound: true })],
@@ -804,7 +806,8 @@ describe('LockBound', () => {
     const deal = dealFromNumber(3, FULL_SIZE);
     const confirmed = solver.confirmations;
     const r = solver.solvePreset(deal, NONE, 'portfolio', { maxNodes: 100_000 });
-    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_561, confirmed]);
+    // (The stage's streamlined search, homeFirst, is exhausted first; the complete one proves.)
+    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_651, confirmed]);
     const onSignatures: Preset = {
       ...PRESETS.portfolio!,
       stages: PRESETS.portfolio!.stages.map((s) => (s.options.search === 'dfs' ? { ...s, options: { ...s.options, signaturesAfter: 0 } } : s)),
@@ -989,6 +992,33 @@ describe('depth-first search on signatures', () => {
     }
     // Deal 9 is not decided in 200,000 nodes: it went on signatures.
     expect(solver.solve(dealFromNumber(9, FULL_SIZE), BOOK, { search: 'dfs', maxNodes: 200_000 }).states).toBeGreaterThan(1 << 16);
+  });
+});
+
+describe('homeFirst (a streamlined depth-first search, then the complete one)', () => {
+  it('finds wins sooner on full-size book deals, and never lets an exhausted streamlined search stand as a proof', () => {
+    const solver = new Solver();
+    // Book deal 185: the portfolio leaves it undecided at one second (results/solve, session 15).
+    const deal = dealFromNumber(185, FULL_SIZE);
+    const r = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 300_000, homeFirst: true });
+    expect([r.verdict, r.nodes]).toEqual(['won', 67_097]);
+    expect(checkWin(deal, BOOK, r, 'deal 185')).toBeNull();
+    expect(solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 300_000 }).verdict).toBe('unknown');
+    // 2x4 3x3, second-deal=none, deal 8 is won, but only by a line that keeps a card out of a
+    // foundation that would take it: the streamlined search alone is exhausted (172 nodes)...
+    const small = dealFromNumber(8, parseSize('2x4 3x3'));
+    const rules = parseRules('second-deal=none');
+    const g = new Game(small, rules);
+    const packer = new KeyPacker(g);
+    const dfs = new DepthFirst();
+    const streamlined = { reducedSpaces: true, drawDiscipline: true, safeMoves: true, order: 'layout', seed: 0, homeFirst: true } as const;
+    dfs.begin(g, packer, new TranspositionTable(packer.words, 1 << 28, false, 1024), false, streamlined, null, new PileBound(g), null);
+    expect([dfs.run(100_000, Infinity, Infinity), dfs.nodes]).toEqual([DFS_LOST, 172]);
+    // ...and the solver goes on with the complete search: won, in 172 + 132 nodes.
+    expect(solver.solve(small, rules, { search: 'dfs', lockBound: false }).nodes).toBe(132);
+    const both = solver.solve(small, rules, { search: 'dfs', homeFirst: true, lockBound: false });
+    expect([both.verdict, both.nodes]).toEqual(['won', 172 + 132]);
+    expect(checkWin(small, rules, both, '2x4 3x3 deal 8')).toBeNull();
   });
 });
 

@@ -3,7 +3,11 @@ import { type Game, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL
 import { type SolveOptions } from './search.js';
 
 /** What `childMoves` needs of the options (the solver's, or the players' lookahead's). */
-export type ChildMoveOptions = Pick<SolveOptions, 'reducedSpaces' | 'drawDiscipline' | 'safeMoves' | 'order'> & { readonly seed?: number };
+export type ChildMoveOptions = Pick<SolveOptions, 'reducedSpaces' | 'drawDiscipline' | 'safeMoves' | 'order'> & {
+  readonly seed?: number;
+  /** `SolveOptions.homeFirst` (not sound: a win-finder). */
+  readonly homeFirst?: boolean;
+};
 
 /**
  * The moves the search tries from the current position, written to `out` from `at`, in the
@@ -40,7 +44,8 @@ export function childMoves(
     if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
     if (tactics && !allowedByTactics(g, m, tactics)) continue;
     const dst = (m >> 6) & 63;
-    if (dst === DST_FOUNDATION && o.safeMoves && !g.secondDeal && isSafeHome(g, m >>> 12)) {
+    if (dst === DST_FOUNDATION && (o.homeFirst === true || (o.safeMoves && !g.secondDeal && isSafeHome(g, m >>> 12)))) {
+      // (With `homeFirst`, any move home is played alone: not sound, see SolveOptions.)
       // Safe move (sound, second-deal=none only): X = (s, r) may go home and every foundation of
       // its suit stands at r-1 or higher, so both copies of (s, r-1) are home and no card can
       // ever be placed on X. Take a winning line from here that leaves X in play for a while:

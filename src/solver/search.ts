@@ -40,6 +40,19 @@ export interface SolveOptions {
   readonly reducedSpaces: boolean;
   /** Safe moves to the foundations are played alone, under second-deal=none (sound; see `childMoves`). */
   readonly safeMoves: boolean;
+  /**
+   * Depth-first search plays a move home alone, when the position has one, in every variant:
+   * the safe-move rule without its condition, so NOT SOUND (a card home can no longer take a
+   * pair, and under rule 7 it can make the fifth card unplayable). A win-finder: the search it
+   * makes is far smaller, and when it is exhausted nothing is proved, so depth-first search then
+   * starts again without it on what is left of the budget (the verdicts stay the complete
+   * search's). Book deals 1-300 at 300,000 nodes, depth-first search alone: 111 won with it, 66
+   * without (55 and 10 deals only one of the two won); of the 174 book deals the portfolio left
+   * undecided at one second (results/solve, session 15), 7 won with it and none without. Under
+   * `pysol`, where the sound safe moves already play most moves home alone, none of the 102
+   * PySolFC games left at five seconds was won with it at 1 M nodes. (Session 16.)
+   */
+  readonly homeFirst: boolean;
   /** Prune second-deal positions that PileBound proves lost (sound; see bound.ts). */
   readonly pileBound: boolean;
   /**
@@ -123,6 +136,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   drawDiscipline: true,
   reducedSpaces: true,
   safeMoves: true,
+  homeFirst: false,
   pileBound: true,
   wasteBound: false,
   lockBound: true,
@@ -201,7 +215,13 @@ const PORTFOLIO: readonly Stage[] = [
   // exact keys, at twice the nodes, and from the start that cost the small searches their
   // proofs at 100,000 nodes a deal (results/tactics): under building=none 68 of book deals
   // 1-2000, under pairing `never` 55; with 16,384 exact states every one is back (session 16).
-  { share: 0.2, options: { search: 'dfs', order: 'layout', signaturesAfter: 16_384 } },
+  // `homeFirst`: a streamlined search that plays every move home alone comes first, and the
+  // complete search only once it is exhausted (SolveOptions.homeFirst; on small decks it is,
+  // quickly, and the proofs stay). Book deals 1-1000 at a second, side by side with the same
+  // build without it, each run again on the other core: 830 and 831 decided against 821 and
+  // 825 (185, 515, 522, 748, 787, 824 and 898 won in both pairs, most within 0.5 s); 1001-2000:
+  // 818 against 814 (session 16).
+  { share: 0.2, options: { search: 'dfs', order: 'layout', signaturesAfter: 16_384, homeFirst: true } },
 ];
 
 /**
@@ -225,7 +245,7 @@ const PORTFOLIO_LOOKS_LOST: LooksLost = {
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'a rollout (80 % of the budget) and a depth-first search (20 %) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
+    description: 'a rollout (80 % of the budget) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
     options: { maxNodes: 3_000_000 },
     stages: PORTFOLIO,
     looksLost: PORTFOLIO_LOOKS_LOST,
@@ -579,7 +599,8 @@ export class Solver {
    * states, then on signatures: the same search in less memory. An exhausted
    * search that went on signatures proves nothing, so it is run again on exact keys alone, with
    * what is left of the budget, and only that search's end is a proof (its result counts the
-   * nodes of both). Small searches, which most proofs are, never leave the exact table.
+   * nodes of both). Small searches, which most proofs are, never leave the exact table. With
+   * `homeFirst` the streamlined search runs first, and the complete one only if it is exhausted.
    */
   private *dfs(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
@@ -587,8 +608,22 @@ export class Solver {
     const tt = (this.lastTable = this.table(words, o, false));
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
     const deadline = t0 + o.maxSeconds * 1000;
-    const first = yield* this.depthFirstRun(tt, o, deadline, 0, g.home, o.signaturesAfter);
-    const onSignatures = this.lastTable !== tt; // depthFirstRun went on with the signature table
+    let spent = 0;
+    let home = g.home;
+    let complete = tt;
+    if (o.homeFirst) {
+      // The streamlined search (`homeFirst`) first: a win is a win; its exhaustion proves
+      // nothing, so the complete search follows on a cleared table.
+      const s = yield* this.depthFirstRun(tt, o, deadline, 0, home, o.signaturesAfter);
+      if (s.verdict !== 'unsolvable') return s;
+      if (s.nodes >= o.maxNodes) return { ...s, verdict: 'unknown', limit: 'nodes' };
+      spent = s.nodes;
+      home = s.bestHome;
+      complete = this.lastTable = this.table(words, o, false);
+      o = { ...o, homeFirst: false };
+    }
+    const first = yield* this.depthFirstRun(complete, o, deadline, spent, home, o.signaturesAfter);
+    const onSignatures = this.lastTable !== complete; // depthFirstRun went on with the signature table
     if (first.verdict !== 'unsolvable' || !onSignatures) return first;
     // Exhausted on signatures. No budget left for the exact search: not a proof.
     if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
