@@ -3,7 +3,7 @@ import { type Game, type PackedMove } from '../game/state.js';
 import { type PileBound } from './bound.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from './dfs.js';
 import { type KeyPacker } from './key.js';
-import { type ChildMoveOptions } from './moves.js';
+import { type ChildMoveOptions, moveOptions } from './moves.js';
 import { SignatureTable } from './sigtable.js';
 
 export const LOOK_WON = 1;
@@ -39,7 +39,7 @@ export class Lookahead {
   private tableFor = 0;
   private dfs = new DepthFirst();
   /** The solver's move options, with the tie-break seed of the current search. */
-  private moveOptions: ChildMoveOptions = { ...LOOKAHEAD_MOVES, seed: 0 };
+  private moveOptions: ChildMoveOptions = moveOptions(LOOKAHEAD_MOVES);
   /** Most cards home in the last search. */
   bestHome = 0;
   /** Nodes of the last search (never more than it was given). */
@@ -54,7 +54,7 @@ export class Lookahead {
     g: Game, packer: KeyPacker, bound: PileBound | null, justDrew: boolean, maxNodes: number, tactics: Tactics | null,
     seed = 0, pruneInside = true,
   ): number {
-    if (this.moveOptions.seed !== seed) this.moveOptions = { ...LOOKAHEAD_MOVES, seed };
+    if (this.moveOptions.seed !== seed) this.moveOptions = moveOptions({ ...LOOKAHEAD_MOVES, seed });
     let tt = this.table;
     if (!tt || this.tableFor < maxNodes) {
       tt = this.table = new SignatureTable(1 << 30, Math.max(1024, maxNodes * 2));

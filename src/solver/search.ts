@@ -13,7 +13,7 @@ import { FULL, type TableStats, TranspositionTable } from './table.js';
 import { SignatureTable } from './sigtable.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
 import { CHECK, DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TABLE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
-import { childMoves } from './moves.js';
+import { type ChildMoveOptions, childMoves, moveOptions } from './moves.js';
 
 export type Verdict = 'won' | 'unsolvable' | 'unknown';
 /**
@@ -302,6 +302,8 @@ const SCALE = 2 ** 27;
 interface BestAt {
   nodes: number;
   bestHome: number;
+  /** The search's move options (`moveOptions`). */
+  readonly moves: ChildMoveOptions;
 }
 
 /** One search in progress (`Solver.start`). */
@@ -552,8 +554,8 @@ export class Solver {
   }
 
   /** The moves to try from the current position: `childMoves` (moves.ts). */
-  private childMoves(out: Int32Array, at: number, justDrew: boolean, o: SolveOptions): number {
-    return childMoves(this.g, this.gen, this.scores, out, at, justDrew, o, isRestricted(o.tactics) ? o.tactics : null);
+  private childMoves(out: Int32Array, at: number, justDrew: boolean, mo: ChildMoveOptions, o: SolveOptions): number {
+    return childMoves(this.g, this.gen, this.scores, out, at, justDrew, mo, isRestricted(o.tactics) ? o.tactics : null);
   }
 
   /**
@@ -648,7 +650,7 @@ export class Solver {
     const g = this.g;
     const dfs = (this.depthFirst ??= new DepthFirst());
     dfs.begin(
-      g, this.packer, tt, false, o, isRestricted(o.tactics) ? o.tactics : null,
+      g, this.packer, tt, false, moveOptions(o), isRestricted(o.tactics) ? o.tactics : null,
       o.pileBound ? this.bound : null, o.wasteBound ? this.wasteBound : null,
     );
     dfs.tableLimit = signaturesAfter;
@@ -699,7 +701,7 @@ export class Solver {
     const root = tt.insert(this.keyBuf, 0);
     tt.parents![root] = -1;
     queue.add(score(h, g) * SCALE + root);
-    const at: BestAt = { nodes: 0, bestHome: g.home };
+    const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o) };
     const deadline = t0 + o.maxSeconds * 1000;
     for (;;) {
       const r = this.bestSlice(o, h, tt, queue, deadline, at);
@@ -726,6 +728,7 @@ export class Solver {
       verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
     });
     const moves = this.moveBuf;
+    const mo = at.moves;
     const sliceEnd = this.sliceEnd;
     while (!queue.isEmpty()) {
       const top = queue.poll()!;
@@ -734,7 +737,7 @@ export class Solver {
       if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
       nodes++;
       if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-      const n = this.childMoves(moves, 0, drew, o);
+      const n = this.childMoves(moves, 0, drew, mo, o);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         g.apply(m);
@@ -798,6 +801,7 @@ export class Solver {
     this.rolloutSeen ??= new SignatureTable(1 << 28, 4096);
     const seen = (this.lastTable = this.rolloutSeen);
     const moves = this.moveBuf;
+    const mo = moveOptions(o);
     let nodes = 0;
     let bestHome = g.home;
     const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', won: PackedMove[] | null = null) => ({
@@ -845,7 +849,7 @@ export class Solver {
       for (;;) {
         if (nodes + 2 > o.maxNodes) return finish('unknown', 'nodes');
         if (performance.now() > deadline) return finish('unknown', 'time');
-        const n = this.childMoves(moves, 0, drew, o);
+        const n = this.childMoves(moves, 0, drew, mo, o);
         let best = -1;
         let bestScore = -Infinity;
         // A look-ahead counts its own position, so it needs 2 nodes to look at all (and never
