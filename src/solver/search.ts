@@ -219,8 +219,8 @@ const PORTFOLIO: readonly Stage[] = [
   // complete search only once it is exhausted (SolveOptions.homeFirst; on small decks it is,
   // quickly, and the proofs stay). Book deals 1-1000 at a second, side by side with the same
   // build without it, each run again on the other core: 830 and 831 decided against 821 and
-  // 825 (185, 515, 522, 748, 787, 824 and 898 won in both pairs, most within 0.5 s); 1001-2000:
-  // 818 against 814 (session 16).
+  // 825 (185, 515, 522, 748, 824 and 898 new in both pairs, 787 in the second, most within
+  // 0.5 s); 1001-2000: 818 against 814 (session 16).
   { share: 0.2, options: { search: 'dfs', order: 'layout', signaturesAfter: 16_384, homeFirst: true } },
 ];
 
