@@ -12,10 +12,11 @@ export type ChildMoveOptions = Pick<SolveOptions, 'reducedSpaces' | 'drawDiscipl
 /**
  * The move options as `childMoves` wants them: an object of one shape (the same properties in
  * the same order, every time), made once a search. `childMoves` reads them at every node, and
- * handed objects of many shapes (a solver's options merged from a preset's stage, a copy with
- * one option changed, the look-ahead's own) its reads went megamorphic: after a depth-first
- * search in the same process, the portfolio ran at 1.76 M nodes a second instead of 2.78 M
- * (book deals 1-30 at a second, `bench/solve.js`; session 16).
+ * before this it was handed objects of many shapes (a solver's options merged from a preset's
+ * stage, a copy with one option changed, the look-ahead's own). Session 16, `bench/solve.js`
+ * on book deals 1-30 at a second, a dfs row then the portfolio beside the portfolio alone: the
+ * portfolio at 3.01 M nodes a second after the dfs row and 2.83 M alone before (once, 1.76 M
+ * and 2.78 M), 3.20-3.30 M and 3.07-3.20 M with one shape.
  */
 export function moveOptions(o: ChildMoveOptions): ChildMoveOptions {
   return {

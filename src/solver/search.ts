@@ -302,8 +302,9 @@ const SCALE = 2 ** 27;
 interface BestAt {
   nodes: number;
   bestHome: number;
-  /** The search's move options (`moveOptions`). */
+  /** The search's move options (`moveOptions`), and its tactics (null: no restriction). */
   readonly moves: ChildMoveOptions;
+  readonly tactics: Tactics | null;
 }
 
 /** One search in progress (`Solver.start`). */
@@ -554,8 +555,8 @@ export class Solver {
   }
 
   /** The moves to try from the current position: `childMoves` (moves.ts). */
-  private childMoves(out: Int32Array, at: number, justDrew: boolean, mo: ChildMoveOptions, o: SolveOptions): number {
-    return childMoves(this.g, this.gen, this.scores, out, at, justDrew, mo, isRestricted(o.tactics) ? o.tactics : null);
+  private childMoves(out: Int32Array, at: number, justDrew: boolean, mo: ChildMoveOptions, tactics: Tactics | null): number {
+    return childMoves(this.g, this.gen, this.scores, out, at, justDrew, mo, tactics);
   }
 
   /**
@@ -701,7 +702,7 @@ export class Solver {
     const root = tt.insert(this.keyBuf, 0);
     tt.parents![root] = -1;
     queue.add(score(h, g) * SCALE + root);
-    const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o) };
+    const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
     const deadline = t0 + o.maxSeconds * 1000;
     for (;;) {
       const r = this.bestSlice(o, h, tt, queue, deadline, at);
@@ -737,7 +738,7 @@ export class Solver {
       if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
       nodes++;
       if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-      const n = this.childMoves(moves, 0, drew, mo, o);
+      const n = this.childMoves(moves, 0, drew, mo, at.tactics);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         g.apply(m);
@@ -849,7 +850,7 @@ export class Solver {
       for (;;) {
         if (nodes + 2 > o.maxNodes) return finish('unknown', 'nodes');
         if (performance.now() > deadline) return finish('unknown', 'time');
-        const n = this.childMoves(moves, 0, drew, mo, o);
+        const n = this.childMoves(moves, 0, drew, mo, tactics);
         let best = -1;
         let bestScore = -Infinity;
         // A look-ahead counts its own position, so it needs 2 nodes to look at all (and never
