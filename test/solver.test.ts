@@ -797,27 +797,6 @@ describe('LockBound', () => {
     expect([a.verdict, a.nodes, solver.takeovers]).toEqual([b.verdict, b.nodes, took + 2]);
   });
 
-  it("the portfolio's depth-first stage proves a small search on exact keys, with no confirmation (a small budget keeps its proofs)", () => {
-    // Under building=none deal 3 is lost, and the depth-first stage exhausts it with a few
-    // thousand states, within its fifth of 100,000 nodes. On signatures from the start, the
-    // exhaustion would have to be confirmed on exact keys, at twice the nodes: over budget.
-    const solver = new Solver();
-    const NONE = parseRules('building=none');
-    const deal = dealFromNumber(3, FULL_SIZE);
-    const confirmed = solver.confirmations;
-    const r = solver.solvePreset(deal, NONE, 'portfolio', { maxNodes: 100_000 });
-    // (The stage's streamlined search, homeFirst, is exhausted first; the complete one proves.)
-    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_651, confirmed]);
-    const onSignatures: Preset = {
-      ...PRESETS.portfolio!,
-      stages: PRESETS.portfolio!.stages.map((s) => (s.options.search === 'dfs' ? { ...s, options: { ...s.options, signaturesAfter: 0 } } : s)),
-    };
-    const late = solver.solvePreset(deal, NONE, onSignatures, { maxNodes: 100_000 });
-    expect([late.verdict, late.limit]).toEqual(['unknown', 'nodes']);
-    // With enough nodes the confirmation gives the same verdict.
-    expect(solver.solvePreset(deal, NONE, onSignatures, { maxNodes: 200_000 }).verdict).toBe('unsolvable');
-  });
-
   it('under tactics (a smaller game) it stays sound and proves more: restricted searches agree with it on and off', () => {
     // Pairing never / cautious and spaces never / hold restrict the player's moves, and the
     // bound reads them (no target, top-row targets only, no space ever, no space in the first
@@ -995,8 +974,29 @@ describe('depth-first search on signatures', () => {
   });
 });
 
-describe('homeFirst (a streamlined depth-first search, then the complete one)', () => {
-  it('finds wins sooner on full-size book deals, and never lets an exhausted streamlined search stand as a proof', () => {
+describe("the portfolio's depth-first stage: exact states first, moves home first", () => {
+  it('proves a small search on exact keys, with no confirmation (a small budget keeps its proofs)', () => {
+    // Under building=none deal 3 is lost, and the depth-first stage exhausts it with a few
+    // thousand states, within its fifth of 100,000 nodes. On signatures from the start, the
+    // exhaustion would have to be confirmed on exact keys, at twice the nodes: over budget.
+    const solver = new Solver();
+    const NONE = parseRules('building=none');
+    const deal = dealFromNumber(3, FULL_SIZE);
+    const confirmed = solver.confirmations;
+    const r = solver.solvePreset(deal, NONE, 'portfolio', { maxNodes: 100_000 });
+    // (The stage's streamlined search, homeFirst, is exhausted first; the complete one proves.)
+    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_651, confirmed]);
+    const onSignatures: Preset = {
+      ...PRESETS.portfolio!,
+      stages: PRESETS.portfolio!.stages.map((s) => (s.options.search === 'dfs' ? { ...s, options: { ...s.options, signaturesAfter: 0 } } : s)),
+    };
+    const late = solver.solvePreset(deal, NONE, onSignatures, { maxNodes: 100_000 });
+    expect([late.verdict, late.limit]).toEqual(['unknown', 'nodes']);
+    // With enough nodes the confirmation gives the same verdict.
+    expect(solver.solvePreset(deal, NONE, onSignatures, { maxNodes: 200_000 }).verdict).toBe('unsolvable');
+  });
+
+  it('homeFirst finds wins sooner on full-size book deals, and never lets an exhausted streamlined search stand as a proof', () => {
     const solver = new Solver();
     // Book deal 185: the portfolio leaves it undecided at one second (results/solve, session 15).
     const deal = dealFromNumber(185, FULL_SIZE);
