@@ -46,8 +46,9 @@ export interface SolveOptions {
    * pair, and under rule 7 it can make the fifth card unplayable). A win-finder: the search it
    * makes is far smaller, and when it is exhausted nothing is proved, so depth-first search then
    * starts again without it on what is left of the budget (the verdicts stay the complete
-   * search's). Book deals 1-300 at 300,000 nodes, depth-first search alone: 111 won with it, 66
-   * without (55 and 10 deals only one of the two won); of the 174 book deals the portfolio left
+   * search's). Book deals 1-300 at 300,000 nodes, depth-first search alone (a patched copy of
+   * the built code, before this option): 111 won with it, 66 without (55 and 10 deals only one
+   * of the two won); of the 174 book deals the portfolio left
    * undecided at one second (results/solve, session 15), 7 won with it and none without. Under
    * `pysol`, where the sound safe moves already play most moves home alone, none of the 102
    * PySolFC games left at five seconds was won with it at 1 M nodes. (Session 16.)
