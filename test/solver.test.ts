@@ -436,6 +436,23 @@ describe('rollout', () => {
     expectSameResult(solver.solve(game, PYSOL, { search: 'rollout', maxNodes: 50_000, rolloutLockBound: false }), a, 'PySolFC game 3');
   });
 
+  it('plays a forced move without a look-ahead, at one node', () => {
+    // 1x4 4x2 deal 31: at every position of the rollout's line only one move is left to take
+    // (compulsory aces, and the draw discipline after a draw), so no look-ahead runs at all and
+    // each move costs one node. With a look-ahead at each forced move it took 100 nodes.
+    const size = parseSize('1x4 4x2');
+    const deal = dealFromNumber(31, size);
+    const r = new Solver().solve(deal, BOOK, { search: 'rollout', maxNodes: 100_000 });
+    expect(r.verdict).toBe('won');
+    expect(r.nodes).toBe(r.moves!.length);
+    expect(r.nodes).toBe(28);
+    expect(checkWin(deal, BOOK, r, '1x4 4x2 deal 31')).toBeNull();
+    // A deal with choices still runs look-aheads: deal 1 is won in 26 nodes by a 27-move line
+    // (two compulsory aces at one node each, then look-aheads).
+    const one = new Solver().solve(dealFromNumber(1, size), BOOK, { search: 'rollout', maxNodes: 100_000 });
+    expect([one.verdict, one.nodes, one.moves!.length]).toEqual(['won', 26, 27]);
+  });
+
   it('is deterministic, and a full-size win is found and verified', () => {
     const a = new Solver().solve(dealFromNumber(8, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
     const b = new Solver().solve(dealFromNumber(8, FULL_SIZE), BOOK, { search: 'rollout', maxNodes: 200_000 });
@@ -780,9 +797,9 @@ describe('LockBound', () => {
     const took = solver.takeovers;
     const r = solver.solvePreset(deal, BOOK, 'portfolio', { maxNodes: 2_000_000 });
     expect([r.verdict, r.proof, solver.takeovers]).toEqual(['unsolvable', 'search', took + 1]);
-    // The stages' 629,603 nodes before it (the rollout's 500,000 and a little more, the
+    // The stages' 629,930 nodes before it (the rollout's 500,000 and a little more, the
     // depth-first stage's quarter of that beside them), then the prover's.
-    expect(r.nodes).toBe(629_603 + 327_417);
+    expect(r.nodes).toBe(629_930 + 327_417);
     // Deterministic, and within the budget.
     expect(solver.solvePreset(deal, BOOK, 'portfolio', { maxNodes: 2_000_000 }).nodes).toBe(r.nodes);
     // Without the prover the stages cannot prove it with the same budget.
@@ -985,7 +1002,7 @@ describe("the portfolio's depth-first stage: exact states first, moves home firs
     const confirmed = solver.confirmations;
     const r = solver.solvePreset(deal, NONE, 'portfolio', { maxNodes: 100_000 });
     // (The stage's streamlined search, homeFirst, is exhausted first; the complete one proves.)
-    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_651, confirmed]);
+    expect([r.verdict, r.proof, r.nodes, solver.confirmations]).toEqual(['unsolvable', 'search', 72_669, confirmed]);
     const onSignatures: Preset = {
       ...PRESETS.portfolio!,
       stages: PRESETS.portfolio!.stages.map((s) => (s.options.search === 'dfs' ? { ...s, options: { ...s.options, signaturesAfter: 0 } } : s)),

@@ -777,8 +777,10 @@ export class Solver {
    * played in this attempt are not played again. When an attempt gets stuck it starts again
    * from the deal, with ties broken another way (attempt k: seed + k, both in the look-ahead's
    * move order and among candidates of equal score); after `rolloutRestarts` attempts the
-   * look-ahead doubles. It goes on until the node budget (all look-ahead nodes) or the time runs
-   * out, and proves nothing: its verdict is won or unknown.
+   * look-ahead doubles. It goes on until the node budget (all look-ahead nodes, and one a forced move) or the time runs
+   * out, and proves nothing: its verdict is won or unknown. A position with only one candidate
+   * left (the others played already in this attempt or proved lost by LockBound) gets no
+   * look-ahead: its move is played at the cost of one node.
    *
    * Many short, different attempts beat few long ones. Book deals 1-100, one second each, the
    * rollout alone: 41 won with one attempt a budget starting at 250 nodes (the first version);
@@ -852,25 +854,47 @@ export class Solver {
         if (nodes + 2 > o.maxNodes) return finish('unknown', 'nodes');
         if (performance.now() > deadline) return finish('unknown', 'time');
         const n = this.childMoves(moves, 0, drew, mo, tactics);
-        let best = -1;
-        let bestScore = -Infinity;
-        // A look-ahead counts its own position, so it needs 2 nodes to look at all (and never
-        // spends more than it is given when given 2 or more).
-        for (let i = 0; i < n && nodes + 2 <= o.maxNodes; i++) {
+        // The candidates: not a position this attempt has played already, and not one that
+        // LockBound proves lost (it needs no look-ahead). A move that wins ends the rollout.
+        let live = 0;
+        for (let i = 0; i < n; i++) {
           const m = moves[i]!;
           packer.childSig(curA, curB, m);
           const d = (m & 63) === SRC_DRAW;
           const sa = packer.flagA(packer.sigA, d);
           const sb = packer.flagB(packer.sigB, d);
           g.apply(m);
-          let score: number;
           if (g.isWon()) return finish('won', undefined, g.history());
-          if (seen.find(sa, sb) >= 0) score = -Infinity;
-          // A candidate that LockBound proves lost is never taken, and needs no look-ahead.
-          else if (locks && this.lockBound.lost(o.tactics)) {
-            score = -Infinity;
+          let open = seen.find(sa, sb) < 0;
+          if (open && locks && this.lockBound.lost(o.tactics)) {
+            open = false;
             this.prunedLock++;
-          } else {
+          }
+          g.undo();
+          if (open) moves[live++] = m;
+        }
+        let best = live === 1 ? moves[0]! : -1;
+        if (live === 1) {
+          // A forced move needs no look-ahead to be chosen: it is played, counted as one node.
+          // (Its look-ahead could only find a win the next step's look-aheads find too, or
+          // prove it lost, which ends the attempt a little sooner.) Measured in session 17,
+          // the rollout alone at 1 M nodes a deal (node budgets, so the counts are exact): book
+          // deals 1-300, 242 won against 238 (55, 254, 276, 282 more, none fewer); PySolFC games
+          // 1-300, 212 against 207 (8, 82, 93, 157, 188 more, none fewer); docs/SOLVER.md.
+          nodes++;
+          if (nodes >= this.sliceEnd) {
+            this.progress = nodes;
+            this.progressHome = bestHome;
+            yield;
+          }
+        } else {
+          let bestScore = -Infinity;
+          // A look-ahead counts its own position, so it needs 2 nodes to look at all (and never
+          // spends more than it is given when given 2 or more).
+          for (let i = 0; i < live && nodes + 2 <= o.maxNodes; i++) {
+            const m = moves[i]!;
+            const d = (m & 63) === SRC_DRAW;
+            g.apply(m);
             // PileBound is asked at the look-ahead's root only, not after each move inside it: it
             // took a fifth of the rollout's time on hard book deals, and the nodes it saved bought
             // less than the time (book deals 1-1000 at 1 s, the portfolio side by side: 811
@@ -884,20 +908,21 @@ export class Solver {
               for (const w of look.winLine) g.apply(w);
               return finish('won', undefined, g.history());
             }
-            score = r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
+            const score = r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
+            g.undo();
+            if (nodes >= this.sliceEnd) {
+              this.progress = nodes;
+              this.progressHome = bestHome;
+              yield;
+            }
+            if (score > bestScore) {
+              bestScore = score;
+              best = m;
+            }
           }
-          g.undo();
-          if (nodes >= this.sliceEnd) {
-            this.progress = nodes;
-            this.progressHome = bestHome;
-            yield;
-          }
-          if (score > bestScore) {
-            bestScore = score;
-            best = m;
-          }
+          if (bestScore === -Infinity) best = -1;
         }
-        if (best < 0 || bestScore === -Infinity) {
+        if (best < 0) {
           if (g.home > bestLineHome) {
             bestLineHome = g.home;
             bestLine = g.history();
