@@ -437,9 +437,9 @@ describe('rollout', () => {
   });
 
   it('plays a forced move without a look-ahead, at one node', () => {
-    // 1x4 4x2 deal 31: at every position of the rollout's line only one move is left to take
-    // (compulsory aces, and the draw discipline after a draw), so no look-ahead runs at all and
-    // each move costs one node. With a look-ahead at each forced move it took 100 nodes.
+    // 1x4 4x2 deal 31: at every position of the rollout's line only one candidate is left to
+    // take, so no look-ahead runs at all and each move costs one node (the nodes are the
+    // moves). With a look-ahead at each forced move it took 100 nodes.
     const size = parseSize('1x4 4x2');
     const deal = dealFromNumber(31, size);
     const r = new Solver().solve(deal, BOOK, { search: 'rollout', maxNodes: 100_000 });
