@@ -873,33 +873,28 @@ export class Solver {
           g.undo();
           if (open) moves[live++] = m;
         }
-        let best = live === 1 ? moves[0]! : -1;
-        if (live === 1) {
-          // A forced move needs no look-ahead to be chosen: it is played, counted as one node.
-          // (Its look-ahead could only find a win the next step's look-aheads find too, or
-          // prove it lost, which ends the attempt a little sooner.) Measured in session 17,
-          // the rollout alone at 1 M nodes a deal (node budgets, so the counts are exact): book
-          // deals 1-300, 242 won against 238 (55, 254, 276, 282 more, none fewer); PySolFC games
-          // 1-300, 212 against 207 (8, 82, 93, 157, 188 more, none fewer); docs/SOLVER.md.
-          nodes++;
-          if (nodes >= this.sliceEnd) {
-            this.progress = nodes;
-            this.progressHome = bestHome;
-            yield;
-          }
-        } else {
-          let bestScore = -Infinity;
-          // A look-ahead counts its own position, so it needs 2 nodes to look at all (and never
-          // spends more than it is given when given 2 or more).
-          for (let i = 0; i < live && nodes + 2 <= o.maxNodes; i++) {
-            const m = moves[i]!;
-            const d = (m & 63) === SRC_DRAW;
+        let best = -1;
+        let bestScore = -Infinity;
+        // A look-ahead counts its own position, so it needs 2 nodes to look at all (and never
+        // spends more than it is given when given 2 or more).
+        for (let i = 0; i < live && nodes + 2 <= o.maxNodes; i++) {
+          const m = moves[i]!;
+          let score = 0;
+          if (live === 1) {
+            // A forced move needs no look-ahead to be chosen: it is played, counted as one node.
+            // (Its look-ahead could only find a win the next step's look-aheads find too, or
+            // prove it lost, which ends the attempt a little sooner.) Measured in session 17,
+            // the rollout alone at 1 M nodes a deal (node budgets, so the counts are exact): book
+            // deals 1-300, 242 won against 238 (55, 254, 276, 282 more, none fewer); PySolFC
+            // games 1-300, 212 against 207 (8, 82, 93, 157, 188 more, none fewer); docs/SOLVER.md.
+            nodes++;
+          } else {
             g.apply(m);
             // PileBound is asked at the look-ahead's root only, not after each move inside it: it
             // took a fifth of the rollout's time on hard book deals, and the nodes it saved bought
             // less than the time (book deals 1-1000 at 1 s, the portfolio side by side: 811
             // decided against 806, 5 more and none fewer; docs/SOLVER.md).
-            const r = look.search(g, packer, bound, d, Math.min(per, o.maxNodes - nodes), tactics, seed, false);
+            const r = look.search(g, packer, bound, (m & 63) === SRC_DRAW, Math.min(per, o.maxNodes - nodes), tactics, seed, false);
             nodes += look.nodes;
             if (look.bestHome > bestHome) bestHome = look.bestHome;
             if (r === LOOK_WON) {
@@ -908,21 +903,20 @@ export class Solver {
               for (const w of look.winLine) g.apply(w);
               return finish('won', undefined, g.history());
             }
-            const score = r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
+            score = r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
             g.undo();
-            if (nodes >= this.sliceEnd) {
-              this.progress = nodes;
-              this.progressHome = bestHome;
-              yield;
-            }
-            if (score > bestScore) {
-              bestScore = score;
-              best = m;
-            }
           }
-          if (bestScore === -Infinity) best = -1;
+          if (nodes >= this.sliceEnd) {
+            this.progress = nodes;
+            this.progressHome = bestHome;
+            yield;
+          }
+          if (score > bestScore) {
+            bestScore = score;
+            best = m;
+          }
         }
-        if (best < 0) {
+        if (best < 0 || bestScore === -Infinity) {
           if (g.home > bestLineHome) {
             bestLineHome = g.home;
             bestLine = g.history();
