@@ -470,75 +470,71 @@ function randomKeys(count: number, words: number, seed: string): Uint32Array[] {
 }
 
 describe('transposition table', () => {
-  for (const withParents of [false, true]) {
-    it(`insert / find round trip, re-insert, growth (${withParents ? 'with' : 'without'} parents)`, () => {
-      const W = 3;
-      const keys = randomKeys(60_000, W, `table:${withParents}`);
-      const tt = new TranspositionTable(W, 1 << 30, withParents, 16);
-      const startBytes = tt.bytes();
-      keys.forEach((k, i) => {
-        const id = tt.insert(k, 0);
-        if (id !== i) expect(id, `insert ${i}`).toBe(i);
-        if (withParents) tt.parents![id] = (i * 7) % 1000;
-      });
-      expect(tt.size).toBe(keys.length);
-      expect(tt.bytes()).toBeGreaterThan(startBytes); // it grew
-      // Every key is found at its id, re-inserting gives -(id + 3), and the store holds the key.
-      let bad = 0;
-      keys.forEach((k, i) => {
-        if (tt.find(k, 0) !== i) bad++;
-        if (tt.insert(k, 0) !== -(i + 3)) bad++;
-        if (keyText(tt.store, i * W, W) !== keyText(k)) bad++;
-        if (withParents && tt.parents![i] !== (i * 7) % 1000) bad++;
-      });
-      expect(bad).toBe(0);
-      expect(tt.size).toBe(keys.length);
-      // Keys never inserted are not found; a key at an offset in a larger buffer is found.
-      const idOf = new Map(keys.map((k, i) => [keyText(k), i] as const));
-      let wrong = 0;
-      for (const k of randomKeys(2000, W, 'absent')) if (tt.find(k, 0) !== (idOf.get(keyText(k)) ?? -1)) wrong++;
-      expect(wrong).toBe(0);
-      const buf = new Uint32Array(W + 10);
-      buf.set(keys[12345]!, 7);
-      expect(tt.find(buf, 7)).toBe(12345);
-      expect(hashKey(buf, 7, W)).toBe(hashKey(keys[12345]!, 0, W));
-      // bytesPerState: the used store (and parents) per state plus the whole index, for this
-      // table grown from its smallest size.
-      const indexBytes = tt.bytes() - tt.store.byteLength - (tt.parents ? tt.parents.byteLength : 0);
-      const perState = (tt.size * (4 * W + (withParents ? 4 : 0)) + indexBytes) / tt.size;
-      expect(tt.bytesPerState()).toBeCloseTo(perState, 9);
-      // A table sized up front for many more states reports the same figure for the same states.
-      const big = new TranspositionTable(W, 1 << 30, withParents, 1 << 20);
-      for (const k of keys) big.insert(k, 0);
-      expect(big.bytes()).toBeGreaterThan(tt.bytes());
-      expect(big.bytesPerState()).toBeCloseTo(perState, 9);
-      // clear() empties it; the same keys then get ids from 0 again.
-      tt.clear();
-      expect(tt.size).toBe(0);
-      expect(tt.bytesPerState()).toBe(0);
-      expect(tt.find(keys[5]!, 0)).toBe(-1);
-      expect(tt.insert(keys[5]!, 0)).toBe(0);
-      expect(tt.insert(keys[9]!, 0)).toBe(1);
-      expect(tt.insert(keys[5]!, 0)).toBe(-3);
-      // Reused after clear() for a few states, it keeps its big arrays, but the figure is that
-      // of a fresh table holding those states: 4 * W (+ 4) bytes each plus the smallest index.
-      for (let i = 0; i < 100; i++) tt.insert(keys[1000 + i]!, 0);
-      const fresh = new TranspositionTable(W, 1 << 30, withParents, 16);
-      for (let i = 0; i < tt.size; i++) fresh.insert(tt.store.subarray(i * W, i * W + W), 0);
-      expect(fresh.size).toBe(tt.size);
-      expect(tt.bytes()).toBeGreaterThan(10 * fresh.bytes());
-      const freshIndex = fresh.bytes() - fresh.store.byteLength - (fresh.parents ? fresh.parents.byteLength : 0);
-      expect(tt.bytesPerState()).toBeCloseTo((fresh.size * (4 * W + (withParents ? 4 : 0)) + freshIndex) / fresh.size, 9);
+  it('insert / find round trip, re-insert, growth', () => {
+    const W = 3;
+    const keys = randomKeys(60_000, W, 'table:false');
+    const tt = new TranspositionTable(W, 1 << 30, 16);
+    const startBytes = tt.bytes();
+    keys.forEach((k, i) => {
+      const id = tt.insert(k, 0);
+      if (id !== i) expect(id, `insert ${i}`).toBe(i);
     });
-  }
+    expect(tt.size).toBe(keys.length);
+    expect(tt.bytes()).toBeGreaterThan(startBytes); // it grew
+    // Every key is found at its id, re-inserting gives -(id + 3), and the store holds the key.
+    let bad = 0;
+    keys.forEach((k, i) => {
+      if (tt.find(k, 0) !== i) bad++;
+      if (tt.insert(k, 0) !== -(i + 3)) bad++;
+      if (keyText(tt.store, i * W, W) !== keyText(k)) bad++;
+    });
+    expect(bad).toBe(0);
+    expect(tt.size).toBe(keys.length);
+    // Keys never inserted are not found; a key at an offset in a larger buffer is found.
+    const idOf = new Map(keys.map((k, i) => [keyText(k), i] as const));
+    let wrong = 0;
+    for (const k of randomKeys(2000, W, 'absent')) if (tt.find(k, 0) !== (idOf.get(keyText(k)) ?? -1)) wrong++;
+    expect(wrong).toBe(0);
+    const buf = new Uint32Array(W + 10);
+    buf.set(keys[12345]!, 7);
+    expect(tt.find(buf, 7)).toBe(12345);
+    expect(hashKey(buf, 7, W)).toBe(hashKey(keys[12345]!, 0, W));
+    // bytesPerState: the used store per state plus the whole index, for this table grown from
+    // its smallest size.
+    const indexBytes = tt.bytes() - tt.store.byteLength;
+    const perState = (tt.size * 4 * W + indexBytes) / tt.size;
+    expect(tt.bytesPerState()).toBeCloseTo(perState, 9);
+    // A table sized up front for many more states reports the same figure for the same states.
+    const big = new TranspositionTable(W, 1 << 30, 1 << 20);
+    for (const k of keys) big.insert(k, 0);
+    expect(big.bytes()).toBeGreaterThan(tt.bytes());
+    expect(big.bytesPerState()).toBeCloseTo(perState, 9);
+    // clear() empties it; the same keys then get ids from 0 again.
+    tt.clear();
+    expect(tt.size).toBe(0);
+    expect(tt.bytesPerState()).toBe(0);
+    expect(tt.find(keys[5]!, 0)).toBe(-1);
+    expect(tt.insert(keys[5]!, 0)).toBe(0);
+    expect(tt.insert(keys[9]!, 0)).toBe(1);
+    expect(tt.insert(keys[5]!, 0)).toBe(-3);
+    // Reused after clear() for a few states, it keeps its big arrays, but the figure is that
+    // of a fresh table holding those states: 4 * W bytes each plus the smallest index.
+    for (let i = 0; i < 100; i++) tt.insert(keys[1000 + i]!, 0);
+    const fresh = new TranspositionTable(W, 1 << 30, 16);
+    for (let i = 0; i < tt.size; i++) fresh.insert(tt.store.subarray(i * W, i * W + W), 0);
+    expect(fresh.size).toBe(tt.size);
+    expect(tt.bytes()).toBeGreaterThan(10 * fresh.bytes());
+    const freshIndex = fresh.bytes() - fresh.store.byteLength;
+    expect(tt.bytesPerState()).toBeCloseTo((fresh.size * 4 * W + freshIndex) / fresh.size, 9);
+  });
 
   it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
-    for (const [words, maxBytes, withParents] of [
-      [4, 1000, false],
-      [4, 256 * 1024, false],
-      [6, 512 * 1024, true],
+    for (const [words, maxBytes] of [
+      [4, 1000],
+      [4, 256 * 1024],
+      [6, 512 * 1024],
     ] as const) {
-      const tt = new TranspositionTable(words, maxBytes, withParents, 16);
+      const tt = new TranspositionTable(words, maxBytes, 16);
       const keys = randomKeys(200_000, words, `full:${words}:${maxBytes}`);
       let fullAt = -1;
       for (let i = 0; i < keys.length; i++) {
@@ -562,7 +558,7 @@ describe('transposition table', () => {
   it('bytesPerState at the book full size: 20 bytes of key plus the index', () => {
     const g = new Game(dealFromNumber(1, FULL_SIZE), parseRules('book'));
     const p = new KeyPacker(g);
-    const tt = new TranspositionTable(p.words, 1 << 30, false);
+    const tt = new TranspositionTable(p.words, 1 << 30);
     const keys = randomKeys(50_000, p.words, 'book-bytes');
     for (const k of keys) tt.insert(k, 0);
     const indexBytes = tt.bytes() - tt.store.byteLength;
@@ -671,7 +667,7 @@ describe('signature table (sigtable.ts)', () => {
     const g = new Game(dealFromNumber(3, FULL_SIZE), parseRules('book'));
     const p = new KeyPacker(g);
     const k = new Uint32Array(p.words);
-    const exact = new TranspositionTable(p.words, 1 << 30, false, 16);
+    const exact = new TranspositionTable(p.words, 1 << 30, 16);
     const inside: [number, number][] = [];
     const outside: [number, number][] = [];
     const rng = seedrandom('sig-add');

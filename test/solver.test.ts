@@ -5,10 +5,11 @@
  * deterministic, budgets must give `unknown` (never `unsolvable`), and a bench signature pins
  * the node count of the default search.
  */
+import seedrandom from 'seedrandom';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   Game,
-  type Deal, type Rules, FULL_SIZE, BOOK, GEN_REDUCED, MAX_MOVES, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
+  type Deal, type Rules, FULL_SIZE, BOOK, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
@@ -24,6 +25,8 @@ import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from '../src/solver/dfs.js';
 import { TranspositionTable } from '../src/solver/table.js';
+import { SignatureTable } from '../src/solver/sigtable.js';
+import { SearchTree } from '../src/solver/tree.js';
 
 /** The rule variants cross-checked (test/helpers.ts). */
 const VARIANTS = RULE_VARIANTS;
@@ -36,6 +39,7 @@ const VARIANTS = RULE_VARIANTS;
 const GENEROUS = { maxNodes: 2_000_000 } as const;
 
 const WEAK_SIGNATURES = 'dfs signaturesAfter=0 signatureBits=16';
+const WEAK_BEST = 'best/wasteDealt signatureBits=16';
 
 /** The portfolio with its `looksLost` search taking over at the first check: every deal looks lost. */
 const TAKE_OVER_AT_ONCE: Preset = { ...PRESETS.portfolio!, looksLost: { ...PRESETS.portfolio!.looksLost!, afterNodes: 0, bestHomeAtMost: Infinity } };
@@ -65,6 +69,8 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ['dfs signaturesAfter=0', single({ search: 'dfs', signaturesAfter: 0, lockBound: false })],
   [WEAK_SIGNATURES, single({ search: 'dfs', signaturesAfter: 0, signatureBits: 16, lockBound: false })],
   ['best/wasteDealt lockBound=false', single({ search: 'best', heuristic: 'wasteDealt', lockBound: false })],
+  // Best-first search is always on signatures, and every exhaustion is confirmed on exact keys.
+  [WEAK_BEST, single({ search: 'best', heuristic: 'wasteDealt', signatureBits: 16, lockBound: false })],
   ['best/wasteDealt wasteBound=true', single({ search: 'best', heuristic: 'wasteDealt', wasteBound: true })],
   ...Object.keys(PRESETS).map(
     (p) => [`preset ${p}`, ((solver, deal, rules) => solver.solvePreset(deal, rules, p, GENEROUS)) as Run] as const,
@@ -173,6 +179,7 @@ let provedByLocks = 0;
 /** Exact searches that confirmed an exhaustion on signatures: all, and those that found a win instead (weak signatures). */
 let confirmations = 0;
 let refuted = 0;
+let refutedBest = 0;
 /** Solves of the cross-check in which a preset's `looksLost` search took over. */
 let takeovers = 0;
 
@@ -216,6 +223,7 @@ describe('cross-check against the exhaustive reference search', () => {
               if (solver.confirmations > confirmed) {
                 confirmations++;
                 if (r.verdict === 'won' && name === WEAK_SIGNATURES) refuted++;
+                if (r.verdict === 'won' && name === WEAK_BEST) refutedBest++;
               }
               if (r.verdict !== reference[i])
                 problems.push(`deal ${n} ${name}: solver ${r.verdict}${r.limit ? ` (${r.limit})` : ''} after ${r.nodes} nodes, reference ${reference[i]}`);
@@ -256,6 +264,7 @@ describe('cross-check against the exhaustive reference search', () => {
     expect(provedByLocks, 'unsolvable verdicts given by LockBound').toBeGreaterThan(1000);
     expect(confirmations, 'exhaustions on signatures confirmed on exact keys').toBeGreaterThan(40);
     expect(refuted, 'searches exhausted on weak signatures that were won').toBeGreaterThan(0);
+    expect(refutedBest, 'best-first searches exhausted on weak signatures that were won').toBeGreaterThan(0);
     expect(takeovers, 'solves in which the looksLost search took over').toBeGreaterThan(100);
   });
 
@@ -263,7 +272,7 @@ describe('cross-check against the exhaustive reference search', () => {
     console.log(
       `cross-check: ${totalDeals} deals (${totalWon} won, ${totalUnsolvable} unsolvable) x ${CONFIGS.length} configurations, ` +
         `${pruned} positions pruned by PileBound, ${prunedWaste} by WasteBound, ${provedByLocks} verdicts given by LockBound, ` +
-        `${confirmations} exhaustions on signatures confirmed on exact keys (${refuted} of them won), ` +
+        `${confirmations} exhaustions on signatures confirmed on exact keys (${refuted} + ${refutedBest} of them won), ` +
         `${takeovers} takeovers by the looksLost search\n${summary.join('\n')}`,
     );
   });
@@ -971,6 +980,94 @@ describe('budgets', () => {
   });
 });
 
+describe('best-first search: signatures and a search tree', () => {
+  it('walks the Game to any state of the tree, with its signature', () => {
+    // A random tree over book deal 3 (full size): each step walks to a random state, checks
+    // the position against the one recorded when the state was made, and adds a child.
+    const deal = dealFromNumber(3, FULL_SIZE);
+    const g = new Game(deal, BOOK);
+    const packer = new KeyPacker(g);
+    const sig = new SignatureTable(1 << 26, 16);
+    const tree = new SearchTree(sig, 1 << 26);
+    const keys: string[] = [];
+    const key = new Uint32Array(packer.words);
+    const keyOf = (drew: boolean): string => {
+      packer.pack(key, 0, drew);
+      return key.join(',');
+    };
+    packer.baseSig();
+    sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+    tree.begin(packer.sigA, packer.sigB);
+    keys.push(keyOf(false));
+    const rng = seedrandom('tree-walk');
+    const moves = new Int32Array(MAX_MOVES);
+    let deepest = 0;
+    let walks = 0;
+    for (let step = 0; step < 20_000 && sig.size < 6000; step++) {
+      // Mostly the newest states (as best-first search goes), sometimes any.
+      const x = rng() < 0.7 ? Math.max(0, sig.size - 1 - Math.floor(rng() * 4)) : Math.floor(rng() * sig.size);
+      tree.walkTo(g, packer, x);
+      walks++;
+      expect(tree.at).toBe(x);
+      expect(keyOf(tree.justDrew), `state ${x}`).toBe(keys[x]);
+      packer.baseSig();
+      expect([tree.sigA, tree.sigB], `signature of state ${x}`).toEqual([packer.sigA, packer.sigB]);
+      deepest = Math.max(deepest, g.moveCount);
+      const n = g.generate(moves, 0);
+      if (n === 0) continue;
+      const m = moves[Math.floor(rng() * n)]!;
+      const drew = (m & 63) === SRC_DRAW;
+      packer.childSig(tree.sigA, tree.sigB, m);
+      const id = sig.insert(packer.flagA(packer.sigA, drew), packer.flagB(packer.sigB, drew));
+      if (id < 0) continue;
+      expect(tree.set(id, x, m)).toBe(true);
+      expect(tree.parent(id)).toBe(x);
+      expect(tree.via(id)).toBe(m & 4095);
+      g.apply(m);
+      keys.push(keyOf(drew));
+      g.undo();
+    }
+    expect(sig.size).toBe(6000);
+    expect(deepest, 'deep walks').toBeGreaterThan(60);
+    expect(walks).toBeGreaterThan(6000);
+    // 5 bytes a state in the tree, beside the signatures' 8 to 16.
+    expect(tree.bytesPerState()).toBeGreaterThanOrEqual(8 + 5);
+    expect(tree.bytesPerState()).toBeLessThanOrEqual(16 + 5 + (4096 * 5) / 6000);
+  });
+
+  it('keeps every source and destination a move can have', () => {
+    // Ids 0-4095, each with a parent id up to the largest the tree takes and a move with a card.
+    const tree = new SearchTree(new SignatureTable(1 << 20, 16), 1 << 20);
+    for (let via = 0; via < 4096; via++) {
+      const id = (1 << 27) - 1 - via;
+      expect(tree.set(via, id, via | (37 << 12))).toBe(true);
+      expect([tree.parent(via), tree.via(via)]).toEqual([id, via]);
+    }
+  });
+
+  it('confirms an exhaustion on exact keys: unsolvable only after a complete search on them', () => {
+    // The first three lost deals of 1x6 5x3 (LockBound off, so that the search has to prove them).
+    const solver = new Solver();
+    let checked = 0;
+    for (let n = 0; n < 40 && checked < 3; n++) {
+      const d = dealFromNumber(n, parseSize('1x6 5x3'));
+      const o = { search: 'best', heuristic: 'blend', lockBound: false, maxNodes: 2_000_000 } as const;
+      const confirmed = solver.confirmations;
+      const r = solver.solve(d, BOOK, o);
+      if (r.verdict !== 'unsolvable') continue;
+      checked++;
+      expect(solver.confirmations, `deal ${n}`).toBe(confirmed + 1);
+      const dfs = solver.solve(d, BOOK, { ...o, search: 'dfs', signaturesAfter: Infinity });
+      expect(dfs.verdict).toBe('unsolvable');
+      // The confirmation is depth-first search on exact keys, after the best-first nodes.
+      expect(r.nodes, `deal ${n}`).toBeGreaterThan(dfs.nodes);
+      const short = solver.solve(d, BOOK, { ...o, maxNodes: r.nodes - 1 });
+      expect([short.verdict, short.limit], `deal ${n}`).toEqual(['unknown', 'nodes']);
+    }
+    expect(checked).toBe(3);
+  });
+});
+
 describe('depth-first search on signatures', () => {
   it('at full size: the same search as on exact keys, in 8 to 16 bytes a state', () => {
     const solver = new Solver();
@@ -1029,7 +1126,7 @@ describe("the portfolio's depth-first stage: exact states first, moves home firs
     const packer = new KeyPacker(g);
     const dfs = new DepthFirst();
     const streamlined = { reducedSpaces: true, drawDiscipline: true, safeMoves: true, order: 'layout', seed: 0, homeFirst: true } as const;
-    dfs.begin(g, packer, new TranspositionTable(packer.words, 1 << 28, false, 1024), false, streamlined, null, new PileBound(g), null);
+    dfs.begin(g, packer, new TranspositionTable(packer.words, 1 << 28, 1024), false, streamlined, null, new PileBound(g), null);
     expect([dfs.run(100_000, Infinity, Infinity), dfs.nodes]).toEqual([DFS_LOST, 172]);
     // ...and the solver goes on with the complete search: won, in 172 + 132 nodes.
     expect(solver.solve(small, rules, { search: 'dfs', lockBound: false }).nodes).toBe(132);
@@ -1045,7 +1142,7 @@ describe('positions right after a draw', () => {
     const run = (deal: Deal, rules: Rules, maxNodes: number, storeDraws: boolean) => {
       const g = new Game(deal, rules);
       const packer = new KeyPacker(g);
-      const tt = new TranspositionTable(packer.words, 1 << 30, false, 1024);
+      const tt = new TranspositionTable(packer.words, 1 << 30, 1024);
       const dfs = new DepthFirst();
       dfs.storeDraws = storeDraws;
       dfs.begin(g, packer, tt, false, moves, null, new PileBound(g), null);

@@ -11,6 +11,7 @@ import { LockBound } from './lockbound.js';
 import { KeyPacker } from './key.js';
 import { FULL, type TableStats, TranspositionTable } from './table.js';
 import { SignatureTable } from './sigtable.js';
+import { SearchTree, TREE_MAX_STATES } from './tree.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
 import { CHECK, DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TABLE, DFS_TIME, DFS_WON, DepthFirst } from './dfs.js';
 import { type ChildMoveOptions, childMoves, moveOptions } from './moves.js';
@@ -365,7 +366,7 @@ export class Solver {
   private sigTable: SignatureTable | null = null;
   private rolloutSeen: SignatureTable | null = null;
   private look: Lookahead | null = null;
-  private bestTable: TranspositionTable | null = null;
+  private bestTree: SearchTree | null = null;
   /** The running search yields (at its next check) once it has expanded this many nodes. */
   private sliceEnd = Infinity;
   /** Nodes and best home of the running search at its last yield. */
@@ -564,20 +565,16 @@ export class Solver {
    * The transposition table for one search: the last one, emptied, when it fits (a batch
    * reuses its arrays deal after deal), else a new one sized for the node budget.
    */
-  private table(words: number, o: SolveOptions, withParents: boolean): TranspositionTable {
+  private table(words: number, o: SolveOptions): TranspositionTable {
     const maxBytes = o.maxMemoryMB * 1024 * 1024;
-    const t = withParents ? this.bestTable : this.dfsTable;
+    const t = this.dfsTable;
     if (t && t.words === words && t.maxBytes === maxBytes) {
       t.clear();
       return t;
     }
     // Depth-first search needs the exact table only until it goes on signatures (or for a
     // second search, when it grows).
-    const expected = Math.min(o.maxNodes * (withParents ? 4 : 1), withParents ? 1 << 30 : o.signaturesAfter);
-    const fresh = new TranspositionTable(words, maxBytes, withParents, expected);
-    if (withParents) this.bestTable = fresh;
-    else this.dfsTable = fresh;
-    return fresh;
+    return (this.dfsTable = new TranspositionTable(words, maxBytes, Math.min(o.maxNodes, o.signaturesAfter)));
   }
 
   /** The search `o` asks for, after LockBound at the root (`SolveOptions.lockBound`). */
@@ -609,7 +606,7 @@ export class Solver {
   private *dfs(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
     const words = this.packer.words;
-    const tt = (this.lastTable = this.table(words, o, false));
+    const tt = (this.lastTable = this.table(words, o));
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
     const deadline = t0 + o.maxSeconds * 1000;
     let spent = 0;
@@ -623,7 +620,7 @@ export class Solver {
       if (s.nodes >= o.maxNodes) return { ...s, verdict: 'unknown', limit: 'nodes' };
       spent = s.nodes;
       home = s.bestHome;
-      complete = this.lastTable = this.table(words, o, false);
+      complete = this.lastTable = this.table(words, o);
       o = { ...o, homeFirst: false };
     }
     const first = yield* this.depthFirstRun(complete, o, deadline, spent, home, o.signaturesAfter);
@@ -633,7 +630,7 @@ export class Solver {
     if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
     // A big signature table is let go, so that the two tables together stay near the memory cap.
     if (this.lastTable.bytes() > RELEASE_BYTES) this.sigTable = null;
-    const exact = (this.lastTable = this.table(words, o, false));
+    const exact = (this.lastTable = this.table(words, o));
     this.confirmations++;
     const r = yield* this.depthFirstRun(exact, o, deadline, first.nodes, first.bestHome, Infinity);
     // Nor is a big exact table kept for the next deal, where a signature table may grow beside it.
@@ -691,25 +688,55 @@ export class Solver {
     }
   }
 
+  /**
+   * Best-first search. The states are stored as signatures (sigtable.ts) with a tree of parents
+   * and moves (tree.ts), not as keys: a state popped from the queue is reached by walking the
+   * Game there along the tree, and its children are signed from its signature. An exhaustion on
+   * signatures proves nothing, so, as for depth-first search, the loss is confirmed by a
+   * depth-first search on exact keys with what is left of the budget, and only that search's end
+   * is a proof.
+   */
   private *bestFirst(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
     const packer = this.packer;
     const h: Heuristic = typeof o.heuristic === 'function' ? o.heuristic : HEURISTICS[o.heuristic] ?? HEURISTICS.blend!;
-    const tt = (this.lastTable = this.table(packer.words, o, true));
-    if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
+    const tree = (this.lastTable = this.searchTree(o));
+    if (g.isWon()) return { verdict: 'won', nodes: 0, states: 0, bytesPerState: 0, bestHome: g.home, moves: [] };
     // Priority: heuristic score, then newest first (a depth-first tie-break).
     const queue = new FastPriorityQueue<number>((a, b) => a > b);
-    packer.pack(this.keyBuf, 0, false);
-    const root = tt.insert(this.keyBuf, 0);
-    tt.parents![root] = -1;
-    queue.add(score(h, g) * SCALE + root);
+    packer.baseSig();
+    tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+    tree.begin(packer.sigA, packer.sigB);
+    queue.add(score(h, g) * SCALE);
     const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
     const deadline = t0 + o.maxSeconds * 1000;
     for (;;) {
-      const r = this.bestSlice(o, h, tt, queue, deadline, at);
-      if (r) return r;
-      yield;
+      const r = this.bestSlice(o, h, tree, queue, deadline, at);
+      if (r === null) {
+        yield;
+        continue;
+      }
+      if (r.verdict !== 'unsolvable') return r;
+      // Exhausted on signatures: confirmed on exact keys, if the budget allows, from the deal.
+      if (r.nodes >= o.maxNodes) return { ...r, verdict: 'unknown', limit: 'nodes' };
+      while (g.histLen > 0) g.undo();
+      if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
+      const exact = (this.lastTable = this.table(packer.words, o));
+      this.confirmations++;
+      return yield* this.depthFirstRun(exact, o, deadline, r.nodes, r.bestHome, Infinity);
     }
+  }
+
+  /** The signature table and tree for one best-first search: the last ones, emptied, when they fit, else new ones. */
+  private searchTree(o: SolveOptions): SearchTree {
+    const maxBytes = o.maxMemoryMB * 1024 * 1024;
+    // Two thirds of the cap for the signatures (8 to 16 bytes a state), a third for the tree (5).
+    let t = this.bestTree;
+    if (!t || t.maxBytes !== maxBytes / 3 || t.sig.bits !== o.signatureBits) {
+      const sig = new SignatureTable((2 * maxBytes) / 3, Math.min(o.maxNodes * 4, 1 << 30), o.signatureBits);
+      t = this.bestTree = new SearchTree(sig, maxBytes / 3);
+    } else t.sig.clear();
+    return t;
   }
 
   /**
@@ -718,16 +745,15 @@ export class Solver {
    * runs a hot loop inside a generator a third slower.
    */
   private bestSlice(
-    o: SolveOptions, h: Heuristic, tt: TranspositionTable, queue: FastPriorityQueue<number>, deadline: number, at: BestAt,
+    o: SolveOptions, h: Heuristic, tree: SearchTree, queue: FastPriorityQueue<number>, deadline: number, at: BestAt,
   ): Omit<SolveResult, 'seconds'> | null {
     const g = this.g;
     const packer = this.packer;
-    const W = packer.words;
-    const key = this.keyBuf;
+    const sig = tree.sig;
     let nodes = at.nodes;
     let bestHome = at.bestHome;
     const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
-      verdict, limit, nodes, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome, moves,
+      verdict, limit, nodes, states: sig.size, bytesPerState: tree.bytesPerState(), bestHome, moves,
     });
     const moves = this.moveBuf;
     const mo = at.moves;
@@ -735,27 +761,27 @@ export class Solver {
     while (!queue.isEmpty()) {
       const top = queue.poll()!;
       const id = top - Math.floor(top / SCALE) * SCALE;
-      const drew = packer.unpack(tt.store, id * W);
       if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
       nodes++;
       if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
-      const n = this.childMoves(moves, 0, drew, mo, at.tactics);
+      tree.walkTo(g, packer, id);
+      const pa = tree.sigA;
+      const pb = tree.sigB;
+      const n = this.childMoves(moves, 0, tree.justDrew, mo, at.tactics);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
-        g.apply(m);
         const childDrew = (m & 63) === SRC_DRAW;
-        packer.pack(key, 0, childDrew);
-        const cid = tt.insert(key, 0);
+        packer.childSig(pa, pb, m);
+        const cid = sig.insert(packer.flagA(packer.sigA, childDrew), packer.flagB(packer.sigB, childDrew));
         if (cid === FULL) return finish('unknown', 'memory');
-        if (cid >= 0) {
-          tt.parents![cid] = id;
-          if (g.home > bestHome) bestHome = g.home;
-          if (g.isWon()) return finish('won', undefined, this.pathTo(tt, cid));
-          if (cid >= SCALE) return finish('unknown', 'memory');
-          if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) this.pruned++;
-          else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
-          else queue.add(score(h, g) * SCALE + cid);
-        }
+        if (cid < 0) continue;
+        if (cid >= TREE_MAX_STATES || !tree.set(cid, id, m)) return finish('unknown', 'memory');
+        g.apply(m);
+        if (g.home > bestHome) bestHome = g.home;
+        if (g.isWon()) return finish('won', undefined, g.history());
+        if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) this.pruned++;
+        else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
+        else queue.add(score(h, g) * SCALE + cid);
         g.undo();
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
@@ -929,40 +955,6 @@ export class Solver {
       }
       if (nodes === before) return finish('unknown', 'nodes');
     }
-  }
-
-  /**
-   * The moves from the deal to state `id` of a best-first table: the chain of parents, then a
-   * replay from the deal that picks at each step the move whose position has the next key (the
-   * keys are canonical, so this names the real columns).
-   */
-  private pathTo(tt: TranspositionTable, id: number): PackedMove[] {
-    const chain: number[] = [];
-    for (let x = id; x >= 0; x = tt.parents![x]!) chain.push(x);
-    chain.reverse();
-    const g = new Game(this.g.deal, this.g.rules);
-    const packer = new KeyPacker(g);
-    const W = packer.words;
-    const key = new Uint32Array(W);
-    const buf = new Int32Array(MAX_MOVES);
-    const out: PackedMove[] = [];
-    for (let step = 1; step < chain.length; step++) {
-      const want = chain[step]! * W;
-      const n = g.generate(buf, 0);
-      let found = -1;
-      for (let i = 0; i < n && found < 0; i++) {
-        g.apply(buf[i]!);
-        packer.pack(key, 0, (buf[i]! & 63) === SRC_DRAW);
-        let k = 0;
-        while (k < W && key[k] === tt.store[want + k]) k++;
-        if (k === W) found = buf[i]!;
-        g.undo();
-      }
-      if (found < 0) throw new SolutionError(`best-first path broken at step ${step}`);
-      g.apply(found);
-      out.push(found);
-    }
-    return out;
   }
 }
 

@@ -7,10 +7,9 @@ import { hashKey } from './key.js';
  * An index word holds `id + 1` in its low 27 bits (0 = empty slot) and 5 more bits of the key's
  * hash, so that most probes of other keys are turned away without reading the store. A match is
  * always confirmed on the full key: an `unsolvable` verdict never rests on a hash collision.
- * For best-first search a parent id per state is kept as well.
  *
- * Memory per stored state: 4 * words (key) + 4 / load (index; load up to 0.75) + 4 (parent,
- * best-first only). `bytesPerState()` reports the figure for the states stored.
+ * Memory per stored state: 4 * words (key) + 4 / load (index; load up to 0.75).
+ * `bytesPerState()` reports the figure for the states stored.
  */
 export const FULL = -2;
 
@@ -36,40 +35,36 @@ export const MIN_STATES = 16;
 
 export class TranspositionTable implements TableStats {
   store: Uint32Array;
-  parents: Int32Array | null;
   private index: Uint32Array;
   private mask: number;
   size = 0;
 
   /**
    * @param words key size in 32-bit words
-   * @param maxBytes memory cap for the key store, the index and the parents together
-   * @param withParents keep a parent id per state (best-first search)
+   * @param maxBytes memory cap for the key store and the index together
    * @param expectedStates how many states to make room for at once (capped)
    */
   constructor(
     readonly words: number,
     readonly maxBytes: number,
-    readonly withParents: boolean,
     expectedStates = 1 << 14,
   ) {
-    const perState = 4 * words + (withParents ? 4 : 0) + 4 / MAX_LOAD;
+    const perState = 4 * words + 4 / MAX_LOAD;
     let states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState)));
     const cap = indexSlotsFor(states);
     states = Math.floor(cap * MAX_LOAD);
     this.store = new Uint32Array(states * words);
-    this.parents = withParents ? new Int32Array(states) : null;
     this.index = new Uint32Array(cap);
     this.mask = cap - 1;
   }
 
   /** Bytes the table's arrays take now. */
   bytes(): number {
-    return this.store.byteLength + this.index.byteLength + (this.parents ? this.parents.byteLength : 0);
+    return this.store.byteLength + this.index.byteLength;
   }
 
   /**
-   * Bytes per stored state: the used part of the store (and of the parents), plus the index
+   * Bytes per stored state: the used part of the store, plus the index
    * that these states need: the one a table grown from its smallest size has (the smallest
    * power of two that holds them, and at least MIN_STATES, at a load of at most 0.75).
    * A table sized up front for a bigger search, or reused from one (`clear` keeps its arrays),
@@ -78,7 +73,7 @@ export class TranspositionTable implements TableStats {
    */
   bytesPerState(): number {
     if (this.size === 0) return 0;
-    return (this.size * (4 * this.words + (this.withParents ? 4 : 0)) + 4 * indexSlotsFor(Math.max(this.size, MIN_STATES))) / this.size;
+    return (this.size * 4 * this.words + 4 * indexSlotsFor(Math.max(this.size, MIN_STATES))) / this.size;
   }
 
   /** Empties the table, keeping its arrays. Cheap when few states were stored. */
@@ -155,17 +150,12 @@ export class TranspositionTable implements TableStats {
     const needIndex = this.size + 1 > this.index.length * MAX_LOAD;
     const newStates = needStore ? (this.store.length / W) * 2 : this.store.length / W;
     const newCap = needIndex ? this.index.length * 2 : this.index.length;
-    const newBytes = newStates * 4 * W + newCap * 4 + (this.withParents ? newStates * 4 : 0);
+    const newBytes = newStates * 4 * W + newCap * 4;
     if (newBytes > this.maxBytes) return false;
     if (needStore) {
       const s = new Uint32Array(newStates * W);
       s.set(this.store);
       this.store = s;
-      if (this.parents) {
-        const p = new Int32Array(newStates);
-        p.set(this.parents);
-        this.parents = p;
-      }
     }
     if (needIndex) {
       this.index = new Uint32Array(newCap);
