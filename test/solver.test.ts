@@ -378,6 +378,45 @@ describe('slices', () => {
   });
 });
 
+describe('stage shares', () => {
+  it('a stage with no share of a node budget runs only under a time budget, and the other way round', () => {
+    // Depth-first search has all of a node budget and none of the time; best-first search the
+    // opposite. Each must give exactly what it gives alone.
+    const both: Preset = {
+      description: 'test: depth-first by nodes, best-first by time',
+      options: {},
+      stages: [
+        { share: 1, timeShare: 0, options: { search: 'dfs' } },
+        { share: 0, timeShare: 1, options: { search: 'best', heuristic: 'blend' } },
+      ],
+    };
+    const solver = new Solver();
+    const small = parseSize('1x6 5x3');
+    let differ = 0;
+    for (const n of [0, 2, 3, 5, 8]) {
+      const deal = dealFromNumber(n, small);
+      const byNodes = solver.solvePreset(deal, BOOK, both, { maxNodes: 1_000_000 });
+      const dfs = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000 });
+      expect([byNodes.verdict, byNodes.nodes, byNodes.moves], `deal ${n} by nodes`).toEqual([dfs.verdict, dfs.nodes, dfs.moves]);
+      const byTime = solver.solvePreset(deal, BOOK, both, { maxNodes: Infinity, maxSeconds: 600 });
+      const best = solver.solve(deal, BOOK, { search: 'best', heuristic: 'blend', maxNodes: Infinity, maxSeconds: 600 });
+      expect([byTime.verdict, byTime.nodes, byTime.moves], `deal ${n} by time`).toEqual([best.verdict, best.nodes, best.moves]);
+      if (best.nodes !== dfs.nodes) differ++;
+    }
+    expect(differ, 'the two searches tell apart').toBeGreaterThan(2);
+    // No stage for the budget given: an error, not an empty search.
+    const nodesOnly: Preset = { ...both, stages: [both.stages[0]!] };
+    expect(() => solver.solvePreset(dealFromNumber(0, small), BOOK, nodesOnly, { maxNodes: Infinity, maxSeconds: 1 })).toThrow(/no stage for a time budget/);
+  });
+
+  it("the portfolio's best-first stage runs under a time budget alone", () => {
+    const stages = PRESETS.portfolio!.stages;
+    expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'dfs']);
+    expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0.2]);
+    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.7, 0.1, 0.2]);
+  });
+});
+
 describe('rollout', () => {
   it('answers won (a verified solution) or unknown, never unsolvable, within its node budget', () => {
     // The rollout itself proves nothing; only LockBound, asked before any search, may (below).

@@ -184,8 +184,17 @@ export interface LooksLost {
 }
 
 export interface Stage {
-  /** Fraction of the node budget and memory cap (the shares add up to 1). */
+  /**
+   * Fraction of a node budget and of the memory cap (the shares add up to 1). 0: the stage runs
+   * only under a time budget alone.
+   */
   readonly share: number;
+  /**
+   * Fraction of the time, and of the memory cap, under a time budget alone (these add up to 1
+   * too); `share` when not given. A node of one search can cost several of another's, so the
+   * two divisions can differ.
+   */
+  readonly timeShare?: number;
   readonly options: Partial<SolveOptions>;
 }
 
@@ -208,7 +217,18 @@ export interface Stage {
  * PySolFC games 1-1000 at five seconds, this portfolio 87.2 %.)
  */
 const PORTFOLIO: readonly Stage[] = [
-  { share: 0.8, options: { search: 'rollout' } },
+  { share: 0.8, timeShare: 0.7, options: { search: 'rollout' } },
+  // Best-first search with `wasteDealt` wins some deals quickly that the rollout and the
+  // depth-first search do not win within the budget (book deals 360, 689, 908 and 977 at a
+  // second; PySolFC games 523 and 725 at five). Session 18, book deals 1-1000 at a second, side
+  // by side with the portfolio before (80 % rollout, 20 % depth-first), then with the cores
+  // swapped: 837 and 834 decided against 833 and 832 (those four new both times; 153 and 156,
+  // won late in the second by the rollout, lost in the second pair); with 15 % taken from the
+  // rollout 833 (the same four new, four lost), with 10 % of which 5 from depth-first 835.
+  // Under a node budget it does not run: there its nodes buy fewer wins than the rollout's
+  // (book deals 1-1000 at 100,000 nodes a deal, the budget of `npm start` and the tactics
+  // experiment: 525 won without it, 510 with 10 % of the nodes, 522 with 2 %).
+  { share: 0, timeShare: 0.1, options: { search: 'best', heuristic: 'wasteDealt' } },
   // On signatures after 16,384 states on exact keys (the default is 65,536): its exact states
   // take 25-31 bytes each, and at full size it proves almost nothing within a second
   // (LockBound and the prover below do). Book deals 501-1000 at a second: the same 408
@@ -247,7 +267,7 @@ const PORTFOLIO_LOOKS_LOST: LooksLost = {
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'a rollout (80 % of the budget) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
+    description: 'a rollout (80 % of a node budget, 70 % of a time budget), a best-first search with wasteDealt (10 % of a time budget; none under a node budget) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
     options: { maxNodes: 3_000_000 },
     stages: PORTFOLIO,
     looksLost: PORTFOLIO_LOOKS_LOST,
@@ -438,8 +458,9 @@ export class Solver {
    * budget and of the memory cap; the time budget is the whole preset's. Under a node budget
    * the stages take their slices in turn, so the shares are shares of the nodes and the result
    * is deterministic (a slice ends at the first check past its end). With no node budget (a time
-   * budget alone) the shares are shares of the time: the stage that has used the least of its
-   * share so far takes the next slice. The first stage to end with a verdict gives it; the
+   * budget alone) the shares are the stages' `timeShare`s, shares of the time: the stage that has
+   * used the least of its share so far takes the next slice. A stage whose share of the budget
+   * given is 0 does not run. The first stage to end with a verdict gives it; the
    * preset is unknown when every stage has run out. When the deal looks lost (`LooksLost`) the
    * stages stop and one search runs on in their place, and gives the verdict. Nodes and states
    * of the result add up over all the searches, and bytesPerState is that of all their states
@@ -450,7 +471,12 @@ export class Solver {
     const p = typeof preset === 'string' ? PRESETS[preset] : preset;
     if (!p) throw new Error(`unknown preset '${preset as string}'`);
     const base: SolveOptions = { ...DEFAULT_OPTIONS, ...p.options, ...opts };
-    const stages = p.stages;
+    // Under a node budget the stages take turns by nodes; with a time budget alone, by time.
+    const byTime = !Number.isFinite(base.maxNodes);
+    // The stages that run under this budget, and their shares of it.
+    const stages = p.stages.filter((s) => (byTime ? s.timeShare ?? s.share : s.share) > 0);
+    const shares = stages.map((s) => (byTime ? s.timeShare ?? s.share : s.share));
+    if (stages.length === 0) throw new Error(`preset '${typeof preset === 'string' ? preset : p.description}' has no stage for a ${byTime ? 'time' : 'node'} budget`);
     const t0 = performance.now();
     const runs: SearchRun[] = [];
     // Each stage's Solver: this one for a single stage, else a helper kept from deal to deal.
@@ -463,8 +489,8 @@ export class Solver {
         ...base,
         ...stage.options,
         ...pick(opts, 'search', 'heuristic', 'order'),
-        maxNodes: Math.max(1, Math.floor(base.maxNodes * stage.share)),
-        maxMemoryMB: base.maxMemoryMB * stage.share,
+        maxNodes: Math.max(1, Math.floor(base.maxNodes * shares[i]!)),
+        maxMemoryMB: base.maxMemoryMB * shares[i]!,
         maxSeconds: base.maxSeconds,
       }));
     }
@@ -475,7 +501,6 @@ export class Solver {
     // nodes: the result is deterministic. With a time budget alone the stage furthest behind its
     // share of the time spent so far takes the next slice (turns by nodes would give the slower
     // search more than its share: a depth-first node costs about twice a rollout's).
-    const byTime = !Number.isFinite(base.maxNodes);
     const spent = new Float64Array(runs.length);
     const slices = new Float64Array(runs.length);
     const lost = p.looksLost && solvers[0]!.lockBound.enabled ? p.looksLost : null;
@@ -483,13 +508,13 @@ export class Solver {
       let i = turn % runs.length;
       if (byTime) {
         for (let j = 0; j < runs.length; j++) {
-          if (!results[j] && (results[i] || spent[j]! * stages[i]!.share < spent[i]! * stages[j]!.share)) i = j;
+          if (!results[j] && (results[i] || spent[j]! * shares[i]! < spent[i]! * shares[j]!)) i = j;
         }
       } else if (results[i]) continue;
       const k = ++slices[i]!;
-      const slice = SLICE * stages[i]!.share * stages.length;
+      const slice = SLICE * shares[i]! * stages.length;
       // By time, a search that ran past its last slice (a long look-ahead) gets a whole slice more.
-      const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * SLICE * stages[i]!.share * stages.length;
+      const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * slice;
       const t = performance.now();
       const r = runs[i]!.step(until);
       spent[i] = spent[i]! + performance.now() - t;
@@ -497,7 +522,7 @@ export class Solver {
         if (lost && this.looksLost(runs, lost)) {
           // The last stage's Solver runs the search of `lost`, with that stage's memory share.
           const at = stages.length - 1;
-          return this.takeOver(deal, rules, base, lost, this.parts(runs, results), solvers[at]!, stages[at]!.share, t0);
+          return this.takeOver(deal, rules, base, lost, this.parts(runs, results), solvers[at]!, shares[at]!, t0);
         }
         continue;
       }
