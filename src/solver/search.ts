@@ -376,7 +376,6 @@ export class Solver {
   confirmations = 0;
   /** Presets whose `looksLost` search took over (since this Solver was made). */
   takeovers = 0;
-  private keyBuf = new Uint32Array(64);
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
   /** The moves from one position (best-first search and the rollout). */
@@ -423,7 +422,6 @@ export class Solver {
     this.progress = 0;
     this.progressHome = 0;
     this.lastTable = null;
-    if (this.keyBuf.length < this.packer.words * 2) this.keyBuf = new Uint32Array(this.packer.words * 2);
     const t0 = performance.now();
     const gen = this.search(o, t0);
     let seconds = 0;
