@@ -404,16 +404,33 @@ describe('stage shares', () => {
       if (best.nodes !== dfs.nodes) differ++;
     }
     expect(differ, 'the two searches tell apart').toBeGreaterThan(2);
+    // A stage for rules with a second deal only: under others its share goes to the first stage,
+    // which then runs alone here, by time as by nodes.
+    const secondDealOnly: Preset = {
+      ...both,
+      stages: [
+        { share: 1, timeShare: 0.5, options: { search: 'dfs' } },
+        { ...both.stages[1]!, timeShare: 0.5, secondDealOnly: true },
+      ],
+    };
+    const NO_SECOND = parseRules('second-deal=none');
+    for (const n of [0, 2, 3]) {
+      const deal = dealFromNumber(n, small);
+      const dfs = solver.solve(deal, NO_SECOND, { search: 'dfs', maxNodes: Infinity, maxSeconds: 600 });
+      const r = solver.solvePreset(deal, NO_SECOND, secondDealOnly, { maxNodes: Infinity, maxSeconds: 600 });
+      expect([r.verdict, r.nodes, r.moves], `deal ${n}`).toEqual([dfs.verdict, dfs.nodes, dfs.moves]);
+    }
     // No stage for the budget given: an error, not an empty search.
     const nodesOnly: Preset = { ...both, stages: [both.stages[0]!] };
     expect(() => solver.solvePreset(dealFromNumber(0, small), BOOK, nodesOnly, { maxNodes: Infinity, maxSeconds: 1 })).toThrow(/no stage for a time budget/);
   });
 
-  it("the portfolio's best-first stage runs under a time budget alone", () => {
+  it("the portfolio's best-first stage runs under a time budget alone, with a second deal", () => {
     const stages = PRESETS.portfolio!.stages;
     expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'dfs']);
     expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0.2]);
     expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.7, 0.1, 0.2]);
+    expect(stages.map((s) => s.secondDealOnly === true)).toEqual([false, true, false]);
   });
 });
 
