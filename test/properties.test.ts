@@ -1,7 +1,7 @@
 /**
  * Properties over thousands of seeded random legal playouts, for every rule set and several
  * sizes: every card is always somewhere exactly once, undo restores the position exactly,
- * the notation round-trips, the rules' invariants hold at every step, and the playout's move
+ * the notation round-trips, each move's card is the one at its source, the rules' invariants hold at every step, and the playout's move
  * list replays cleanly with the verifier (a won playout verifies as won).
  */
 import { describe, expect, it } from 'vitest';
@@ -163,6 +163,8 @@ function playout(deal: Deal, rules: Rules, rng: () => number, stats: Stats, labe
       if (!p || resolveMove(g, p, rbuf) !== m) fail(`'${formatMove(m)}' does not resolve back to itself (${where()})`);
       const pb = parseMove(formatMoveBare(m), g.columns, g.privileged, g.ranks);
       if (!pb || pb.card !== -1 || resolveMove(g, pb, rbuf) !== m) fail(`'${formatMoveBare(m)}' does not resolve back to its move (${where()})`);
+      // the card at its source is the move's card (best-first search keeps only source and destination)
+      if (g.cardAt(moveSrc(m)) !== moveCard(m)) fail(`cardAt(${moveSrc(m)}) is ${g.cardAt(moveSrc(m))}, '${formatMove(m)}' moves ${moveCard(m)} (${where()})`);
       // apply/undo
       g.apply(m);
       checkCounts(g, want, where);

@@ -176,6 +176,20 @@ export class Game {
     return this.phase === 2 && this.pileNext < this.wasteLen ? this.stockCards[this.waste[this.pileNext]!]! : 0;
   }
 
+  /**
+   * The card a move from `src` takes in this position (a packed move's card): a column's exposed
+   * card, the waste top, a privileged card, the fifth card, the next stock card for a draw; 0
+   * for the redeal, or where there is none.
+   */
+  cardAt(src: number): Card {
+    if (src < SRC_WASTE) return this.top(src);
+    if (src === SRC_WASTE) return this.wasteTop();
+    if (src === SRC_FIFTH) return this.fifthCard();
+    if (src === SRC_DRAW) return this.stockPtr < this.stockSize ? this.stockCards[this.stockPtr]! : 0;
+    if (src === SRC_REDEAL) return 0;
+    return this.privCard(src - SRC_PRIV);
+  }
+
   canHome(card: Card): boolean {
     return this.homeable[card] !== 0;
   }

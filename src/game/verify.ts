@@ -37,8 +37,7 @@ export function explainIllegal(g: Game, src: number, dst: number): string {
     return `an ace is free (${aces.join(', ')}): while one is, only free aces may move, to the foundations`;
   }
   if (src === SRC_DRAW || src === SRC_REDEAL) return 'not a legal move';
-  const card =
-    src < SRC_WASTE ? g.top(src) : src === SRC_WASTE ? g.wasteTop() : src === SRC_FIFTH ? g.fifthCard() : g.privCard(src - SRC_PRIV);
+  const card = g.cardAt(src);
   const name = formatCard(card);
   if (src === SRC_FIFTH && g.privilegedCanMove())
     return 'the fifth card may be turned only when no privileged card can move (to a foundation, a pair or a space)';

@@ -1,4 +1,4 @@
-import { type Game, type PackedMove, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, SRC_WASTE } from '../game/state.js';
+import { type Game, type PackedMove, SRC_DRAW } from '../game/state.js';
 import { type KeyPacker } from './key.js';
 import { type SignatureTable } from './sigtable.js';
 import { type TableStats } from './table.js';
@@ -17,7 +17,7 @@ const ID_MASK = TREE_MAX_STATES - 1;
  * The search tree of best-first search, kept so that no state's key has to be stored: for each
  * state id (the order in which the signature table took the states), the id of the state it was
  * first reached from and the move that reached it. A move is kept as its source and destination
- * only (12 bits): the card is the one at the source in the parent's position (`moveAt`).
+ * only (12 bits): the card is the one at the source in the parent's position (`Game.cardAt`).
  *
  * To expand a state the search walks the Game there from the state it expanded last (`walkTo`):
  * back up to the two states' last common ancestor, then down. A parent is always older than its
@@ -25,7 +25,7 @@ const ID_MASK = TREE_MAX_STATES - 1;
  * two is younger meets that ancestor without depths. Best-first search mostly expands a child
  * or a sibling of the state before, so most walks are a move or two.
  *
- * Memory: 6 bytes a state, in pages of 4,096 states (allocated as needed, kept from search to
+ * Memory: 5 bytes a state, in pages of 4,096 states (allocated as needed, kept from search to
  * search); with the signature table's slots, `bytesPerState()` reports both.
  */
 export class SearchTree implements TableStats {
@@ -140,7 +140,8 @@ export class SearchTree implements TableStats {
     const sigs = this.pathSigs;
     for (k--; k >= 0; k--) {
       const c = this.chain[k]!;
-      const m = moveAt(g, this.via(c));
+      const via = this.via(c);
+      const m = via | (g.cardAt(via & 63) << 12);
       packer.childSig(sigs[2 * i]!, sigs[2 * i + 1]!, m);
       i++;
       this.path[i] = c;
@@ -150,19 +151,6 @@ export class SearchTree implements TableStats {
     }
     this.pathLen = i + 1;
   }
-}
-
-/** The packed move of source and destination `via` (12 bits) in the Game's position: the card is the one at the source. */
-export function moveAt(g: Game, via: number): PackedMove {
-  const src = via & 63;
-  const card =
-    src < SRC_WASTE ? g.top(src)
-    : src === SRC_WASTE ? g.wasteTop()
-    : src === SRC_DRAW ? g.stockCards[g.stockPtr]!
-    : src === SRC_REDEAL ? 0
-    : src === SRC_FIFTH ? g.fifthCard()
-    : g.privCard(src - SRC_PRIV);
-  return via | (card << 12);
 }
 
 function grow(a: Int32Array<ArrayBuffer>, atLeast = 0): Int32Array<ArrayBuffer> {
