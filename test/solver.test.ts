@@ -431,6 +431,15 @@ describe('stage shares', () => {
     expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0.2]);
     expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.7, 0.1, 0.2]);
     expect(stages.map((s) => s.secondDealOnly === true)).toEqual([false, true, false]);
+    // Under a node budget the portfolio is the rollout and depth-first search alone, 80:20, node
+    // for node (book: the best-first stage has no share of nodes).
+    const twoStages: Preset = { ...PRESETS.portfolio!, stages: [{ ...stages[0]!, timeShare: undefined }, stages[2]!] };
+    const solver = new Solver();
+    for (const n of [1, 8, 30]) {
+      const deal = dealFromNumber(n, FULL_SIZE);
+      const a = solver.solvePreset(deal, BOOK, 'portfolio', { maxNodes: 100_000 });
+      expectSameResult(solver.solvePreset(deal, BOOK, twoStages, { maxNodes: 100_000 }), a, `book deal ${n}`);
+    }
   });
 });
 

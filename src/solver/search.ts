@@ -325,8 +325,8 @@ export class SolutionError extends Error {
   override readonly name = 'SolutionError';
 }
 
-/** Queue keys of best-first search: score * SCALE + state id (ids below 2^27). */
-const SCALE = 2 ** 27;
+/** Queue keys of best-first search: score * SCALE + state id (ids below the tree's TREE_MAX_STATES). */
+const SCALE = TREE_MAX_STATES;
 
 /** Where a best-first search stands between two slices. */
 interface BestAt {
@@ -483,10 +483,11 @@ export class Solver {
     // stage that does not run under the rules gives its share to the first).
     const shareOf = (s: Stage): number => (byTime ? s.timeShare ?? s.share : s.share);
     const ruled = (s: Stage): boolean => !s.secondDealOnly || rules.secondDeal === 'privileged';
+    let given = 0;
+    for (const s of p.stages) if (!ruled(s)) given += shareOf(s);
     const stages = p.stages.filter((s) => shareOf(s) > 0 && ruled(s));
-    const shares = stages.map((s) => shareOf(s));
-    if (stages[0] === p.stages[0]) for (const s of p.stages) if (!ruled(s)) shares[0] = shares[0]! + shareOf(s);
     if (stages.length === 0) throw new Error(`preset '${typeof preset === 'string' ? preset : p.description}' has no stage for a ${byTime ? 'time' : 'node'} budget`);
+    const shares = stages.map((s) => shareOf(s) + (s === p.stages[0] ? given : 0));
     const t0 = performance.now();
     const runs: SearchRun[] = [];
     // Each stage's Solver: this one for a single stage, else a helper kept from deal to deal.
@@ -661,11 +662,20 @@ export class Solver {
     const first = yield* this.depthFirstRun(complete, o, deadline, spent, home, o.signaturesAfter);
     const onSignatures = this.lastTable !== complete; // depthFirstRun went on with the signature table
     if (first.verdict !== 'unsolvable' || !onSignatures) return first;
-    // Exhausted on signatures. No budget left for the exact search: not a proof.
-    if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
     // A big signature table is let go, so that the two tables together stay near the memory cap.
     if (this.lastTable.bytes() > RELEASE_BYTES) this.sigTable = null;
-    const exact = (this.lastTable = this.table(words, o));
+    return yield* this.confirm(first, o, deadline);
+  }
+
+  /**
+   * A search exhausted on signatures (`first`, the Game back at the deal) proves nothing: the
+   * loss is confirmed by depth-first search on exact keys from the deal, with what is left of
+   * the budget (no budget left: unknown), and only that search's end is a proof. Its result
+   * counts the nodes of both.
+   */
+  private *confirm(first: Omit<SolveResult, 'seconds'>, o: SolveOptions, deadline: number): Generator<void, Omit<SolveResult, 'seconds'>> {
+    if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
+    const exact = (this.lastTable = this.table(this.packer.words, o));
     this.confirmations++;
     const r = yield* this.depthFirstRun(exact, o, deadline, first.nodes, first.bestHome, Infinity);
     // Nor is a big exact table kept for the next deal, where a signature table may grow beside it.
@@ -752,13 +762,10 @@ export class Solver {
         continue;
       }
       if (r.verdict !== 'unsolvable') return r;
-      // Exhausted on signatures: confirmed on exact keys, if the budget allows, from the deal.
-      if (r.nodes >= o.maxNodes) return { ...r, verdict: 'unknown', limit: 'nodes' };
+      // Exhausted on signatures: confirmed on exact keys, from the deal.
       while (g.histLen > 0) g.undo();
       if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
-      const exact = (this.lastTable = this.table(packer.words, o));
-      this.confirmations++;
-      return yield* this.depthFirstRun(exact, o, deadline, r.nodes, r.bestHome, Infinity);
+      return yield* this.confirm(r, o, deadline);
     }
   }
 
