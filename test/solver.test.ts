@@ -404,41 +404,48 @@ describe('stage shares', () => {
       if (best.nodes !== dfs.nodes) differ++;
     }
     expect(differ, 'the two searches tell apart').toBeGreaterThan(2);
-    // A stage for rules with a second deal only: under others its share goes to the first stage,
-    // which then runs alone here, by time as by nodes.
-    const secondDealOnly: Preset = {
+    // A stage for one kind of second deal only: under other rules its share goes to the first
+    // stage, which then runs alone here, by time as by nodes.
+    const onlyUnder = (secondDeal: 'privileged' | 'none'): Preset => ({
       ...both,
       stages: [
         { share: 1, timeShare: 0.5, options: { search: 'dfs' } },
-        { ...both.stages[1]!, timeShare: 0.5, secondDealOnly: true },
+        { ...both.stages[1]!, timeShare: 0.5, secondDeal },
       ],
-    };
+    });
     const NO_SECOND = parseRules('second-deal=none');
-    for (const n of [0, 2, 3]) {
-      const deal = dealFromNumber(n, small);
-      const dfs = solver.solve(deal, NO_SECOND, { search: 'dfs', maxNodes: Infinity, maxSeconds: 600 });
-      const r = solver.solvePreset(deal, NO_SECOND, secondDealOnly, { maxNodes: Infinity, maxSeconds: 600 });
-      expect([r.verdict, r.nodes, r.moves], `deal ${n}`).toEqual([dfs.verdict, dfs.nodes, dfs.moves]);
+    for (const [rules, preset, name] of [[NO_SECOND, onlyUnder('privileged'), 'privileged'], [BOOK, onlyUnder('none'), 'none']] as const) {
+      for (const n of [0, 2, 3]) {
+        const deal = dealFromNumber(n, small);
+        const dfs = solver.solve(deal, rules, { search: 'dfs', maxNodes: Infinity, maxSeconds: 600 });
+        const r = solver.solvePreset(deal, rules, preset, { maxNodes: Infinity, maxSeconds: 600 });
+        expect([r.verdict, r.nodes, r.moves], `deal ${n}, a stage for second-deal=${name}`).toEqual([dfs.verdict, dfs.nodes, dfs.moves]);
+      }
     }
     // No stage for the budget given: an error, not an empty search.
     const nodesOnly: Preset = { ...both, stages: [both.stages[0]!] };
     expect(() => solver.solvePreset(dealFromNumber(0, small), BOOK, nodesOnly, { maxNodes: Infinity, maxSeconds: 1 })).toThrow(/no stage for a time budget/);
   });
 
-  it("the portfolio's best-first stage runs under a time budget alone, with a second deal", () => {
+  it("the portfolio's best-first stages run under a time budget alone, one for each kind of second deal", () => {
     const stages = PRESETS.portfolio!.stages;
-    expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'dfs']);
-    expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0.2]);
-    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.7, 0.1, 0.2]);
-    expect(stages.map((s) => s.secondDealOnly === true)).toEqual([false, true, false]);
+    expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'best', 'dfs']);
+    expect(stages.map((s) => s.options.heuristic)).toEqual([undefined, 'wasteDealt', 'wasteStack', undefined]);
+    expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0, 0.2]);
+    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.4, 0.1, 0.3, 0.2]);
+    expect(stages.map((s) => s.secondDeal)).toEqual([undefined, 'privileged', 'none', undefined]);
     // Under a node budget the portfolio is the rollout and depth-first search alone, 80:20, node
-    // for node (book: the best-first stage has no share of nodes).
-    const twoStages: Preset = { ...PRESETS.portfolio!, stages: [{ ...stages[0]!, timeShare: undefined }, stages[2]!] };
+    // for node, whatever the rules (the best-first stages have no share of nodes).
+    const twoStages: Preset = { ...PRESETS.portfolio!, stages: [{ ...stages[0]!, timeShare: undefined }, stages[3]!] };
     const solver = new Solver();
-    for (const n of [1, 8, 30]) {
-      const deal = dealFromNumber(n, FULL_SIZE);
-      const a = solver.solvePreset(deal, BOOK, 'portfolio', { maxNodes: 100_000 });
-      expectSameResult(solver.solvePreset(deal, BOOK, twoStages, { maxNodes: 100_000 }), a, `book deal ${n}`);
+    for (const [deal, rules, name] of [
+      [dealFromNumber(1, FULL_SIZE), BOOK, 'book deal 1'],
+      [dealFromNumber(8, FULL_SIZE), BOOK, 'book deal 8'],
+      [dealFromNumber(30, FULL_SIZE), BOOK, 'book deal 30'],
+      [pysolDeal(5), parseRules('pysol'), 'PySolFC game 5'],
+    ] as const) {
+      const a = solver.solvePreset(deal, rules, 'portfolio', { maxNodes: 100_000 });
+      expectSameResult(solver.solvePreset(deal, rules, twoStages, { maxNodes: 100_000 }), a, name);
     }
   });
 });
