@@ -24,6 +24,7 @@ import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from '../src/solver/dfs.js';
+import { DST_FOUNDATION, SRC_WASTE } from '../src/game/state.js';
 import { TranspositionTable } from '../src/solver/table.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
 import { SearchTree } from '../src/solver/tree.js';
@@ -432,7 +433,7 @@ describe('stage shares', () => {
     expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'best', 'dfs']);
     expect(stages.map((s) => s.options.heuristic)).toEqual([undefined, 'wasteDealt', 'wasteStack', undefined]);
     expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0, 0.2]);
-    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.4, 0.1, 0.3, 0.2]);
+    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.5, 0.1, 0.2, 0.2]);
     expect(stages.map((s) => s.secondDeal)).toEqual([undefined, 'privileged', 'none', undefined]);
     // Under a node budget the portfolio is the rollout and depth-first search alone, 80:20, node
     // for node, whatever the rules (the best-first stages have no share of nodes).
@@ -1267,6 +1268,39 @@ describe('bench signature', () => {
 });
 
 describe('heuristic scores', () => {
+  it('wasteStack weighs a card waiting in the waste 5, wasteDealt 2, a card home 4 in both', () => {
+    // Under pysol (no second deal): draw cards that go nowhere, and play one home.
+    const g = new Game(pysolDeal(5), parseRules('pysol'));
+    const moves = new Int32Array(MAX_MOVES);
+    const { wasteStack, wasteDealt } = HEURISTICS as Record<string, (g: Game) => number>;
+    let draws = 0;
+    let homes = 0;
+    for (let step = 0; step < 60 && (draws < 5 || homes < 1); step++) {
+      const n = g.generate(moves);
+      const before = [wasteStack!(g), wasteDealt!(g), g.home, g.wasteLen];
+      // A move of the waste top home, else a draw, else (a free ace in the layout) the first move.
+      let m = -1;
+      for (let i = 0; i < n; i++) if ((moves[i]! & 63) === SRC_WASTE && ((moves[i]! >> 6) & 63) === DST_FOUNDATION) m = moves[i]!;
+      if (m < 0) for (let i = 0; i < n; i++) if ((moves[i]! & 63) === SRC_DRAW) m = moves[i]!;
+      if (m < 0 && n > 0) {
+        g.apply(moves[0]!);
+        continue;
+      }
+      if (m < 0) break;
+      g.apply(m);
+      if ((m & 63) === SRC_DRAW) {
+        draws++;
+        expect([wasteStack!(g) - before[0]!, wasteDealt!(g) - before[1]!], `draw ${step}`).toEqual([-5, -2]);
+      } else {
+        homes++;
+        expect([g.home - before[2]!, g.wasteLen - before[3]!]).toEqual([1, -1]);
+        // One card home (+4) and one fewer waiting; nothing else changes.
+        expect([wasteStack!(g) - before[0]!, wasteDealt!(g) - before[1]!], `home ${step}`).toEqual([9, 6]);
+      }
+    }
+    expect([draws >= 5, homes >= 1]).toEqual([true, true]);
+  });
+
   it('fractional, huge and NaN scores cannot corrupt best-first search', () => {
     const size = parseSize('1x5 4x3');
     const rules = parseRules('book');
