@@ -25,6 +25,7 @@ import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from '../src/solver/dfs.js';
 import { DST_FOUNDATION, SRC_WASTE } from '../src/game/state.js';
+import { type SecondDeal } from '../src/game/rules.js';
 import { TranspositionTable } from '../src/solver/table.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
 import { SearchTree } from '../src/solver/tree.js';
@@ -407,7 +408,7 @@ describe('stage shares', () => {
     expect(differ, 'the two searches tell apart').toBeGreaterThan(2);
     // A stage for one kind of second deal only: under other rules its share goes to the first
     // stage, which then runs alone here, by time as by nodes.
-    const onlyUnder = (secondDeal: 'privileged' | 'none'): Preset => ({
+    const onlyUnder = (secondDeal: SecondDeal): Preset => ({
       ...both,
       stages: [
         { share: 1, timeShare: 0.5, options: { search: 'dfs' } },
@@ -423,6 +424,20 @@ describe('stage shares', () => {
         expect([r.verdict, r.nodes, r.moves], `deal ${n}, a stage for second-deal=${name}`).toEqual([dfs.verdict, dfs.nodes, dfs.moves]);
       }
     }
+    // The share goes to the first stage that runs, even when the preset's first stage does not:
+    // here depth-first search gets the whole node budget, not half of it.
+    const secondFirst: Preset = { ...both, stages: [{ ...both.stages[1]!, share: 0.5, secondDeal: 'none' }, { share: 0.5, options: { search: 'dfs' } }] };
+    let needMoreThanHalf = 0;
+    for (const n of [0, 2, 3, 5, 8]) {
+      const deal = dealFromNumber(n, small);
+      const full = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000 });
+      const budget = Math.max(1, 2 * full.nodes - 1);
+      if (solver.solve(deal, BOOK, { search: 'dfs', maxNodes: Math.floor(budget / 2) }).verdict === 'unknown') needMoreThanHalf++;
+      const dfs = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: budget });
+      const r = solver.solvePreset(deal, BOOK, secondFirst, { maxNodes: budget });
+      expect([r.verdict, r.nodes, r.moves], `deal ${n}, the first stage not under these rules`).toEqual([dfs.verdict, dfs.nodes, dfs.moves]);
+    }
+    expect(needMoreThanHalf, 'deals that half the budget leaves unknown').toBeGreaterThan(2);
     // No stage for the budget given: an error, not an empty search.
     const nodesOnly: Preset = { ...both, stages: [both.stages[0]!] };
     expect(() => solver.solvePreset(dealFromNumber(0, small), BOOK, nodesOnly, { maxNodes: Infinity, maxSeconds: 1 })).toThrow(/no stage for a time budget/);

@@ -197,7 +197,7 @@ export interface Stage {
   readonly timeShare?: number;
   /**
    * The stage runs only under rules whose `second-deal` option is this (RULES.md); under others
-   * its shares go to the first stage. Not given: under any rules.
+   * its shares go to the first stage that runs. Not given: under any rules.
    */
   readonly secondDeal?: SecondDeal;
   readonly options: Partial<SolveOptions>;
@@ -492,14 +492,14 @@ export class Solver {
     // Under a node budget the stages take turns by nodes; with a time budget alone, by time.
     const byTime = !Number.isFinite(base.maxNodes);
     // The stages that run under this budget and these rules, and their shares of the budget (a
-    // stage that does not run under the rules gives its share to the first).
+    // stage that does not run under the rules gives its share to the first stage that runs).
     const shareOf = (s: Stage): number => (byTime ? s.timeShare ?? s.share : s.share);
     const ruled = (s: Stage): boolean => s.secondDeal === undefined || s.secondDeal === rules.secondDeal;
     let given = 0;
     for (const s of p.stages) if (!ruled(s)) given += shareOf(s);
     const stages = p.stages.filter((s) => shareOf(s) > 0 && ruled(s));
     if (stages.length === 0) throw new Error(`preset '${typeof preset === 'string' ? preset : p.description}' has no stage for a ${byTime ? 'time' : 'node'} budget`);
-    const shares = stages.map((s) => shareOf(s) + (s === p.stages[0] ? given : 0));
+    const shares = stages.map((s, i) => shareOf(s) + (i === 0 ? given : 0));
     const t0 = performance.now();
     const runs: SearchRun[] = [];
     // Each stage's Solver: this one for a single stage, else a helper kept from deal to deal.
