@@ -9,10 +9,10 @@ import seedrandom from 'seedrandom';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   Game,
-  type Deal, type Rules, FULL_SIZE, BOOK, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
+  type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
-import { HEURISTICS } from '../src/solver/heuristics.js';
+import { HEURISTICS, waiting } from '../src/solver/heuristics.js';
 import { WasteBound } from '../src/solver/wastebound.js';
 import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lockbound.js';
 import { PileBound } from '../src/solver/bound.js';
@@ -284,6 +284,35 @@ describe('cross-check against the exhaustive reference search', () => {
  * Plays up to `steps` legal moves (GEN_REDUCED) picked by a seeded xorshift generator, handing
  * each to `play` (which must apply it) with its step number; stops early when no move is left.
  */
+/**
+ * Every position reachable from `g`'s (a plain walk over every legal move, by snapshot): the
+ * most cards home, for each weight w the most of `home - w * waiting`, and whether a win is
+ * among them.
+ */
+function reachable(g: Game, weights: readonly number[]): { home: number; value: number[]; won: boolean } {
+  const seen = new Set<string>();
+  let home = 0;
+  const value = weights.map(() => -Infinity);
+  let won = false;
+  const visit = (): void => {
+    const snap = g.snapshot();
+    if (seen.has(snap)) return;
+    seen.add(snap);
+    home = Math.max(home, g.home);
+    for (let i = 0; i < weights.length; i++) value[i] = Math.max(value[i]!, g.home - weights[i]! * waiting(g));
+    if (g.isWon()) won = true;
+    const moves = new Int32Array(MAX_MOVES);
+    const k = g.generate(moves, GEN_ALL);
+    for (let i = 0; i < k; i++) {
+      g.apply(moves[i]!);
+      visit();
+      g.undo();
+    }
+  };
+  visit();
+  return { home, value, won };
+}
+
 function randomPlayout(g: Game, seed: number, steps: number, play: (m: number, step: number) => void): void {
   const moves = new Int32Array(MAX_MOVES);
   let x = seed >>> 0;
@@ -450,19 +479,35 @@ describe('stage shares', () => {
     expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0, 0.2]);
     expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.5, 0.1, 0.2, 0.2]);
     expect(stages.map((s) => s.secondDeal)).toEqual([undefined, 'privileged', 'none', undefined]);
+    // The rollout weighs the waiting cards under rules with no second deal only.
+    expect(stages.map((s) => s.under)).toEqual([{ none: { rolloutWaiting: 1 } }, undefined, undefined, undefined]);
     // Under a node budget the portfolio is the rollout and depth-first search alone, 80:20, node
-    // for node, whatever the rules (the best-first stages have no share of nodes).
-    const twoStages: Preset = { ...PRESETS.portfolio!, stages: [{ ...stages[0]!, timeShare: undefined }, stages[3]!] };
+    // for node, whatever the rules (the best-first stages have no share of nodes), with the
+    // rollout's options for the rules' kind of second deal.
+    const twoStages = (rolloutWaiting: number): Preset => ({
+      ...PRESETS.portfolio!,
+      stages: [{ share: 0.8, options: { search: 'rollout', rolloutWaiting } }, stages[3]!],
+    });
     const solver = new Solver();
+    const otherSearch = new Set<SecondDeal>();
     for (const [deal, rules, name] of [
       [dealFromNumber(1, FULL_SIZE), BOOK, 'book deal 1'],
       [dealFromNumber(8, FULL_SIZE), BOOK, 'book deal 8'],
       [dealFromNumber(30, FULL_SIZE), BOOK, 'book deal 30'],
       [pysolDeal(5), parseRules('pysol'), 'PySolFC game 5'],
+      [pysolDeal(12), parseRules('pysol'), 'PySolFC game 12'],
     ] as const) {
       const a = solver.solvePreset(deal, rules, 'portfolio', { maxNodes: 100_000 });
-      expectSameResult(solver.solvePreset(deal, rules, twoStages, { maxNodes: 100_000 }), a, name);
+      const w = rules.secondDeal === 'none' ? 1 : 0;
+      expectSameResult(solver.solvePreset(deal, rules, twoStages(w), { maxNodes: 100_000 }), a, name);
+      // The other measure is another search (on a won deal), so `under` is what made them equal.
+      const b = solver.solvePreset(deal, rules, twoStages(1 - w), { maxNodes: 100_000 });
+      if (a.verdict === 'won' || b.verdict === 'won') {
+        expect([b.verdict, b.nodes], name).not.toEqual([a.verdict, a.nodes]);
+        otherSearch.add(rules.secondDeal);
+      }
     }
+    expect([...otherSearch].sort()).toEqual(['none', 'privileged']);
   });
 });
 
@@ -501,6 +546,38 @@ describe('rollout', () => {
     expect(won).toBeGreaterThan(60);
     expect(unknown).toBeGreaterThan(10);
     expect(locks, 'deals LockBound proves lost before the rollout starts').toBeGreaterThan(5);
+  });
+
+  it('rolloutWaiting: still won (verified) or unknown, and another search where the waste fills', () => {
+    // Look-aheads measured by cards home less the cards waiting: the candidates are chosen
+    // otherwise, but a win is still a verified line of a winnable deal, and the rest unknown.
+    const solver = new Solver();
+    let won = 0;
+    let unknown = 0;
+    let other = 0;
+    for (const [sizeText, variant] of [['1x6 5x3', 'second-deal=none'], ['1x6 5x3', 'second-deal=none building=suit'], ['1x6 5x3', 'book']] as const) {
+      const size = parseSize(sizeText);
+      const rules = parseRules(variant);
+      for (let n = 0; n < 40; n++) {
+        const deal = dealFromNumber(n, size);
+        const what = `${sizeText} ${variant} deal ${n}`;
+        const r = solver.solve(deal, rules, { search: 'rollout', maxNodes: 20_000, rolloutWaiting: 1, lockBound: false });
+        const plain = solver.solve(deal, rules, { search: 'rollout', maxNodes: 20_000, lockBound: false });
+        expect(r.nodes, what).toBeLessThanOrEqual(20_000);
+        if (r.nodes !== plain.nodes || r.verdict !== plain.verdict) other++;
+        if (r.verdict === 'won') {
+          won++;
+          expect(checkWin(deal, rules, r, what)).toBeNull();
+          expect(referenceSolve(deal, rules).verdict, what).toBe('won');
+        } else {
+          expect(r.verdict, what).toBe('unknown');
+          unknown++;
+        }
+      }
+    }
+    expect(won).toBeGreaterThan(40);
+    expect(unknown).toBeGreaterThan(5);
+    expect(other, 'deals on which the measure changes the search').toBeGreaterThan(10);
   });
 
   it('never takes a candidate that LockBound proves lost (rolloutLockBound), and wins as before or sooner', () => {
@@ -591,6 +668,43 @@ describe('Lookahead', () => {
     }
     expect(wins).toBeGreaterThan(30);
     expect(others).toBeGreaterThan(5);
+  });
+
+  it('waitWeight w: bestValue is the most of home - w * waiting over every position the game can reach', () => {
+    // On lost small deals with no second deal (no PileBound) an exhausted look-ahead has seen a
+    // position of each value the game can reach: its reductions (draw discipline, first space
+    // only, no lone card into a space) only reorder moves or swap columns, which leaves home and
+    // waiting as they are. The reference is a plain walk over every legal move.
+    const look = new Lookahead();
+    const weights = [1, 3];
+    let compared = 0;
+    let won = 0;
+    for (const sizeText of ['1x4 3x3', '1x3 3x3']) {
+      for (const variant of ['second-deal=none', 'second-deal=none building=suit', 'second-deal=none building=none']) {
+        const rules = parseRules(variant);
+        for (let n = 0; n < 30; n++) {
+          const what = `${sizeText} ${variant} deal ${n}`;
+          const g = new Game(dealFromNumber(n, parseSize(sizeText)), rules);
+          const packer = new KeyPacker(g);
+          const all = reachable(g, weights);
+          for (let i = 0; i < weights.length; i++) {
+            look.waitWeight = weights[i]!;
+            const r = look.search(g, packer, null, false, 1_000_000, null, 0);
+            if (all.won) {
+              expect(r, what).toBe(LOOK_WON);
+              won++;
+              continue;
+            }
+            expect(r, what).toBe(LOOK_LOST);
+            expect([look.bestValue, look.bestHome], `${what} w ${weights[i]}`).toEqual([all.value[i], all.home]);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(won).toBeGreaterThan(100);
+    look.waitWeight = 0;
   });
 
   it('with pruneInside false (the rollout) it asks PileBound at its root only: the same answers, never fewer nodes, more where the bound cuts inside', () => {

@@ -5,6 +5,7 @@ import { type KeyPacker } from './key.js';
 import { LOCK_LOST, type LockBound } from './lockbound.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
 import { SignatureTable } from './sigtable.js';
+import { waiting } from './heuristics.js';
 import { FULL, type TranspositionTable } from './table.js';
 import { type WasteBound } from './wastebound.js';
 
@@ -43,6 +44,16 @@ export class DepthFirst {
   nodes = 0;
   /** Most cards home in any position reached. */
   bestHome = 0;
+  /**
+   * Weight of a card waiting (heuristics.ts `waiting`) against a card home in `bestValue`; 0
+   * (the default): `bestValue` is not kept. Set before `begin`.
+   */
+  waitWeight = 0;
+  /**
+   * With `waitWeight` w > 0: the most of `home - w * waiting` over the positions reached. The
+   * rollout's measure of a candidate under rules with no second deal (see `SolveOptions.rolloutWaiting`).
+   */
+  bestValue = 0;
   /** Positions cut by PileBound, by WasteBound, and by LockBound. */
   pruned = 0;
   prunedWaste = 0;
@@ -106,6 +117,7 @@ export class DepthFirst {
     this.waste = waste;
     this.nodes = 1;
     this.bestHome = g.home;
+    this.bestValue = g.home - this.waitWeight * waiting(g);
     this.pruned = 0;
     this.prunedWaste = 0;
     this.prunedLock = 0;
@@ -147,6 +159,8 @@ export class DepthFirst {
     const lockTactics = this.tactics ?? NO_RESTRICTION;
     let nodes = this.nodes;
     let bestHome = this.bestHome;
+    const waitWeight = this.waitWeight;
+    let bestValue = this.bestValue;
     let d = this.d;
     let code = DFS_LOST;
     while (d >= 0) {
@@ -210,6 +224,10 @@ export class DepthFirst {
           code = DFS_MEMORY;
           break;
         }
+        if (waitWeight !== 0) {
+          const v = g.home - waitWeight * waiting(g);
+          if (v > bestValue) bestValue = v;
+        }
         if (nodes >= maxNodes) {
           code = DFS_NODES;
           break;
@@ -260,6 +278,7 @@ export class DepthFirst {
     }
     this.nodes = nodes;
     this.bestHome = bestHome;
+    this.bestValue = bestValue;
     this.d = d;
     return code;
   }

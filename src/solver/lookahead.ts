@@ -2,6 +2,7 @@ import { type Tactics, isRestricted } from '../game/tactics.js';
 import { type Game, type PackedMove } from '../game/state.js';
 import { type PileBound } from './bound.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from './dfs.js';
+import { waiting } from './heuristics.js';
 import { type KeyPacker } from './key.js';
 import { type ChildMoveOptions, moveOptions } from './moves.js';
 import { SignatureTable } from './sigtable.js';
@@ -42,6 +43,10 @@ export class Lookahead {
   private moveOptions: ChildMoveOptions = moveOptions(LOOKAHEAD_MOVES);
   /** Most cards home in the last search. */
   bestHome = 0;
+  /** The weight of a waiting card in `bestValue` (DepthFirst `waitWeight`; 0: not kept). */
+  waitWeight = 0;
+  /** With `waitWeight` w > 0: the most of `home - w * waiting` in the last search (DepthFirst `bestValue`). */
+  bestValue = 0;
   /** Nodes of the last search (never more than it was given). */
   nodes = 0;
   /**
@@ -61,6 +66,7 @@ export class Lookahead {
       this.tableFor = maxNodes;
     } else tt.clear();
     this.bestHome = g.home;
+    this.bestValue = g.home - this.waitWeight * waiting(g);
     this.nodes = 0;
     this.winLine = NO_LINE;
     if (g.home === g.total) return LOOK_WON;
@@ -73,12 +79,14 @@ export class Lookahead {
     }
     const base = g.histLen;
     const dfs = this.dfs;
+    dfs.waitWeight = this.waitWeight;
     dfs.begin(g, packer, tt, justDrew, this.moveOptions, tactics && isRestricted(tactics) ? tactics : null, usePrune && pruneInside ? bound : null, null);
     const code = dfs.run(maxNodes, Infinity, Infinity);
     if (code === DFS_WON) this.winLine = g.history().slice(base >> 1); // two history words a move
     while (g.histLen > base) g.undo();
     this.nodes = dfs.nodes;
     this.bestHome = dfs.bestHome;
+    this.bestValue = dfs.bestValue;
     return code === DFS_WON ? LOOK_WON : code === DFS_LOST ? LOOK_LOST : LOOK_UNKNOWN;
   }
 }

@@ -115,6 +115,24 @@ export interface SolveOptions {
    */
   readonly rolloutKeep: number;
   /**
+   * Rollout search: how a candidate's look-ahead is measured. 0: the most cards home in any
+   * position it reached. w > 0 (a whole number): in the even attempts (0, 2, 4, ...) the most
+   * of `home - w * waiting` instead (cards home, less w for each card waiting in the waste;
+   * heuristics.ts `waiting`), so that a line that buries the waste to get a card home scores
+   * less; the odd attempts still count cards home. Under rules with no second deal the waste is
+   * a stack for good: every card drawn must come off its top again. The rollout alone at 1 M
+   * nodes a game under `pysol` (session 20; node budgets, so the counts are exact), PySolFC
+   * games 1-300 and 301-600: 212 and 216 won with 0; with w = 1 in every attempt 246 and 247,
+   * in every other 244 and 252, in three of four 245 and 255. But at five seconds a game the
+   * two measures win different games: on the 117 games of 1-1000 that the portfolio left
+   * unknown with either measure alone (side by side), 20 won with cards home, 30 with w = 1 in
+   * every attempt, 39 in three attempts of four and 42 in every other. Under `book`, where the
+   * waiting cards become the pile, it costs wins: book deals 1-300, 242 won with 0, 212 with
+   * w = 1 in every attempt. The portfolio's rollout uses 1 under rules with no second deal
+   * (`Stage.under`).
+   */
+  readonly rolloutWaiting: number;
+  /**
    * 0: moves of equal rank in `order` are tried in generation order. Otherwise a seed that
    * reorders them by a hash of the move (deterministic): the same search, another path first,
    * for restarts in a portfolio. Affects speed only, never the verdict.
@@ -149,6 +167,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   rolloutNodes: 25,
   rolloutRestarts: 32,
   rolloutKeep: 0.3,
+  rolloutWaiting: 0,
   rolloutLockBound: true,
   order: 'layout',
   tactics: NO_RESTRICTION,
@@ -201,6 +220,8 @@ export interface Stage {
    */
   readonly secondDeal?: SecondDeal;
   readonly options: Partial<SolveOptions>;
+  /** Options over `options` under rules with that kind of second deal. */
+  readonly under?: Partial<Readonly<Record<SecondDeal, Partial<SolveOptions>>>>;
 }
 
 /**
@@ -224,7 +245,9 @@ export interface Stage {
 const PORTFOLIO: readonly Stage[] = [
   // Under a time budget the rollout has 50 % and each kind of second deal's best-first stage
   // gives it its share under the other kind: 70 % under `book`, 60 % under `pysol`.
-  { share: 0.8, timeShare: 0.5, options: { search: 'rollout' } },
+  // Under rules with no second deal, every other attempt's look-aheads weigh the waiting cards
+  // (rolloutWaiting; session 20).
+  { share: 0.8, timeShare: 0.5, options: { search: 'rollout' }, under: { none: { rolloutWaiting: 1 } } },
   // Best-first search with `wasteDealt` wins some deals quickly that the rollout and the
   // depth-first search do not win within the budget (book deals 360, 689, 908 and 977 at a
   // second). Session 18, book deals 1-1000 at a second, side
@@ -511,6 +534,7 @@ export class Solver {
       runs.push(helper.start(deal, rules, {
         ...base,
         ...stage.options,
+        ...stage.under?.[rules.secondDeal],
         ...pick(opts, 'search', 'heuristic', 'order'),
         maxNodes: Math.max(1, Math.floor(base.maxNodes * shares[i]!)),
         maxMemoryMB: base.maxMemoryMB * shares[i]!,
@@ -853,7 +877,8 @@ export class Solver {
    * look-ahead from the position after it (`Lookahead`, at most `per` nodes): a look-ahead
    * that wins ends the rollout (its winning line is played out), a move whose look-ahead is
    * proven lost is never taken, and otherwise the move
-   * whose look-ahead got the most cards home (then the most home now) is. Positions already
+   * whose look-ahead got the most cards home (then the most home now) is; with `rolloutWaiting`
+   * every other attempt counts the waiting cards against the cards home. Positions already
    * played in this attempt are not played again. When an attempt gets stuck it starts again
    * from the deal, with ties broken another way (attempt k: seed + k, both in the look-ahead's
    * move order and among candidates of equal score); after `rolloutRestarts` attempts the
@@ -879,6 +904,11 @@ export class Solver {
     const g = this.g;
     const packer = this.packer;
     const look = (this.look ??= new Lookahead());
+    // The look-aheads' measure (rolloutWaiting): cards home, or in every other attempt cards
+    // home less w a waiting card, shifted by w * total to a number >= 0.
+    const waitWeight = Math.max(0, Math.floor(o.rolloutWaiting));
+    let wait = 0;
+    let shift = 0;
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
     const bound = o.pileBound ? this.bound : null;
     const deadline = t0 + o.maxSeconds * 1000;
@@ -912,6 +942,9 @@ export class Solver {
     };
     for (let attempt = 0, per = Math.max(1, o.rolloutNodes); ; attempt++) {
       if (attempt > 0 && attempt % restarts === 0) per *= 2;
+      wait = attempt % 2 === 0 ? waitWeight : 0;
+      look.waitWeight = wait;
+      shift = wait * g.total;
       // Attempt k breaks ties by seed + k (attempt 0 with seed 0: the plain order).
       const seed = (o.seed + attempt) | 0;
       // An attempt that searched nothing would be repeated as it was: the rollout cannot go
@@ -983,7 +1016,8 @@ export class Solver {
               for (const w of look.winLine) g.apply(w);
               return finish('won', undefined, g.history());
             }
-            score = r === LOOK_LOST ? -Infinity : (look.bestHome * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
+            const measure = wait === 0 ? look.bestHome : look.bestValue + shift;
+            score = r === LOOK_LOST ? -Infinity : (measure * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
             g.undo();
           }
           if (nodes >= this.sliceEnd) {
