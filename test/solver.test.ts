@@ -285,6 +285,20 @@ describe('cross-check against the exhaustive reference search', () => {
  * each to `play` (which must apply it) with its step number; stops early when no move is left.
  */
 /**
+ * A rollout's answer is won (a solution that verifies, of a deal the reference wins) or unknown:
+ * true when won.
+ */
+function expectRolloutAnswer(deal: Deal, rules: Rules, r: SolveResult, what: string): boolean {
+  if (r.verdict !== 'won') {
+    expect(r.verdict, what).toBe('unknown');
+    return false;
+  }
+  expect(checkWin(deal, rules, r, what)).toBeNull();
+  expect(referenceSolve(deal, rules).verdict, what).toBe('won');
+  return true;
+}
+
+/**
  * Every position reachable from `g`'s (a plain walk over every legal move, by snapshot): the
  * most cards home, for each weight w the most of `home - w * waiting`, and whether a win is
  * among them.
@@ -532,14 +546,8 @@ describe('rollout', () => {
           expect(withLocks.nodes).toBe(0);
           expect(r.verdict, `${sizeText} ${variant} deal ${n}`).toBe('unknown');
         } else expectSameResult(withLocks, r, `${sizeText} ${variant} deal ${n}`);
-        if (r.verdict === 'won') {
-          won++;
-          expect(checkWin(deal, rules, r, `${sizeText} ${variant} deal ${n}`)).toBeNull();
-          expect(referenceSolve(deal, rules).verdict, `${sizeText} ${variant} deal ${n}`).toBe('won');
-        } else {
-          expect(r.verdict).toBe('unknown');
-          unknown++;
-        }
+        if (expectRolloutAnswer(deal, rules, r, `${sizeText} ${variant} deal ${n}`)) won++;
+        else unknown++;
       }
     }
     // Both answers occur: wins are found, and lost deals stay unknown.
@@ -565,14 +573,8 @@ describe('rollout', () => {
         const plain = solver.solve(deal, rules, { search: 'rollout', maxNodes: 20_000, lockBound: false });
         expect(r.nodes, what).toBeLessThanOrEqual(20_000);
         if (r.nodes !== plain.nodes || r.verdict !== plain.verdict) other++;
-        if (r.verdict === 'won') {
-          won++;
-          expect(checkWin(deal, rules, r, what)).toBeNull();
-          expect(referenceSolve(deal, rules).verdict, what).toBe('won');
-        } else {
-          expect(r.verdict, what).toBe('unknown');
-          unknown++;
-        }
+        if (expectRolloutAnswer(deal, rules, r, what)) won++;
+        else unknown++;
       }
     }
     expect(won).toBeGreaterThan(40);
