@@ -281,10 +281,6 @@ describe('cross-check against the exhaustive reference search', () => {
 });
 
 /**
- * Plays up to `steps` legal moves (GEN_REDUCED) picked by a seeded xorshift generator, handing
- * each to `play` (which must apply it) with its step number; stops early when no move is left.
- */
-/**
  * A rollout's answer is won (a solution that verifies, of a deal the reference wins) or unknown:
  * true when won.
  */
@@ -327,6 +323,10 @@ function reachable(g: Game, weights: readonly number[]): { home: number; value: 
   return { home, value, won };
 }
 
+/**
+ * Plays up to `steps` legal moves (GEN_REDUCED) picked by a seeded xorshift generator, handing
+ * each to `play` (which must apply it) with its step number; stops early when no move is left.
+ */
 function randomPlayout(g: Game, seed: number, steps: number, play: (m: number, step: number) => void): void {
   const moves = new Int32Array(MAX_MOVES);
   let x = seed >>> 0;
