@@ -124,9 +124,10 @@ export interface SolveOptions {
    * nodes a game under `pysol` (session 20; node budgets, so the counts are exact), PySolFC
    * games 1-300 and 301-600: 212 and 216 won with 0; with w = 1 in every attempt 246 and 247,
    * in every other 244 and 252, in three of four 245 and 255. But at five seconds a game the
-   * two measures win different games: on the 117 games of 1-1000 that the portfolio left
-   * unknown with either measure alone (side by side), 20 won with cards home, 30 with w = 1 in
-   * every attempt, 39 in three attempts of four and 42 in every other; the portfolio with it,
+   * two measures win different games: of the 117 games of 1-1000 that the portfolio left
+   * unknown with either measure alone (side by side), those runs won 20 with cards home and 30
+   * with w = 1 in every attempt; run again, 39 in three attempts of four and 42 in every other
+   * (docs/SOLVER.md, "Rollout"). The portfolio with it,
    * side by side with the build before, 923 decided against 909 (games 1-1000) and 939 against
    * 920 (1001-2000, out of sample). Under `book`, where the
    * waiting cards become the pile, it costs wins: book deals 1-300, 242 won with 0, 212 with
