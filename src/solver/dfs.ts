@@ -46,12 +46,13 @@ export class DepthFirst {
   bestHome = 0;
   /**
    * Weight of a card waiting (heuristics.ts `waiting`) against a card home in `bestValue`; 0
-   * (the default): `bestValue` is not kept. Set before `begin`.
+   * (the default) makes `bestValue` `bestHome`. Set before `begin`.
    */
   waitWeight = 0;
   /**
-   * With `waitWeight` w > 0: the most of `home - w * waiting` over the positions reached. The
-   * rollout's measure of a candidate under rules with no second deal (see `SolveOptions.rolloutWaiting`).
+   * The most of `home - waitWeight * waiting` over the positions reached (with a weight of 0,
+   * kept as `bestHome`, at no cost per node): the rollout's measure of a candidate (see
+   * `SolveOptions.rolloutWaiting`).
    */
   bestValue = 0;
   /** Positions cut by PileBound, by WasteBound, and by LockBound. */
@@ -278,7 +279,7 @@ export class DepthFirst {
     }
     this.nodes = nodes;
     this.bestHome = bestHome;
-    this.bestValue = bestValue;
+    this.bestValue = waitWeight === 0 ? bestHome : bestValue;
     this.d = d;
     return code;
   }

@@ -43,9 +43,9 @@ export class Lookahead {
   private moveOptions: ChildMoveOptions = moveOptions(LOOKAHEAD_MOVES);
   /** Most cards home in the last search. */
   bestHome = 0;
-  /** The weight of a waiting card in `bestValue` (DepthFirst `waitWeight`; 0: not kept). */
+  /** The weight of a waiting card in `bestValue` (DepthFirst `waitWeight`). */
   waitWeight = 0;
-  /** With `waitWeight` w > 0: the most of `home - w * waiting` in the last search (DepthFirst `bestValue`). */
+  /** The most of `home - waitWeight * waiting` in the last search (DepthFirst `bestValue`; `bestHome` with a weight of 0). */
   bestValue = 0;
   /** Nodes of the last search (never more than it was given). */
   nodes = 0;

@@ -907,11 +907,9 @@ export class Solver {
     const g = this.g;
     const packer = this.packer;
     const look = (this.look ??= new Lookahead());
-    // The look-aheads' measure (rolloutWaiting): cards home, or in every other attempt cards
-    // home less w a waiting card, shifted by w * total to a number >= 0.
+    // The look-aheads' measure (`bestValue`, rolloutWaiting): cards home, or in every other
+    // attempt cards home less w a waiting card.
     const waitWeight = Math.max(0, Math.floor(o.rolloutWaiting));
-    let wait = 0;
-    let shift = 0;
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
     const bound = o.pileBound ? this.bound : null;
     const deadline = t0 + o.maxSeconds * 1000;
@@ -945,9 +943,7 @@ export class Solver {
     };
     for (let attempt = 0, per = Math.max(1, o.rolloutNodes); ; attempt++) {
       if (attempt > 0 && attempt % restarts === 0) per *= 2;
-      wait = attempt % 2 === 0 ? waitWeight : 0;
-      look.waitWeight = wait;
-      shift = wait * g.total;
+      look.waitWeight = attempt % 2 === 0 ? waitWeight : 0;
       // Attempt k breaks ties by seed + k (attempt 0 with seed 0: the plain order).
       const seed = (o.seed + attempt) | 0;
       // An attempt that searched nothing would be repeated as it was: the rollout cannot go
@@ -1019,8 +1015,8 @@ export class Solver {
               for (const w of look.winLine) g.apply(w);
               return finish('won', undefined, g.history());
             }
-            const measure = wait === 0 ? look.bestHome : look.bestValue + shift;
-            score = r === LOOK_LOST ? -Infinity : (measure * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
+            // Lexicographic, the measure first (it may be negative: g.home < 128, the tie < 64).
+            score = r === LOOK_LOST ? -Infinity : (look.bestValue * 128 + g.home) * 64 + (seed === 0 ? 0 : Math.imul(m ^ seed, 0x9e3779b1) >>> 26);
             g.undo();
           }
           if (nodes >= this.sliceEnd) {
