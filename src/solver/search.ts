@@ -106,9 +106,22 @@ export interface SolveOptions {
   readonly rolloutLockBound: boolean;
   /**
    * Rollout search: attempts made with one look-ahead budget (each breaking ties another way)
-   * before the budget doubles.
+   * before the budget changes (`rolloutSchedule`).
    */
   readonly rolloutRestarts: number;
+  /**
+   * Rollout search: how the look-ahead budget changes from one block of `rolloutRestarts`
+   * attempts to the next. `double`: it doubles every block (`rolloutNodes`, twice that, four
+   * times, ...). `luby`: block i (from 1) has `rolloutNodes` times the i-th term of Luby, Sinclair
+   * and Zuckerman's restart sequence, 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (`lubyTerm`): the rollout
+   * keeps coming back to short look-aheads and tries a longer one now and then; after 2^k - 1
+   * blocks the longest has 2^(k-1) times the first budget, where `double` has 2^(2^k - 2).
+   * Session 21, the rollout alone (node budgets, so the counts are exact): book deals 1-1000 at
+   * 2 M nodes, `double` every 32 attempts 792 and 791 won (seeds 0 and 1), `luby` in blocks of 8
+   * 800 and 797, of 4 789; under `pysol`, on the 201 hardest PySolFC games of 1-1000 at 8 M
+   * nodes, 102 and 104 against 110 and 107 (docs/SOLVER.md, "Rollout").
+   */
+  readonly rolloutSchedule: RolloutSchedule;
   /**
    * Rollout search: the share of attempts (0 to 1) that start from a prefix of the best attempt
    * so far (the one that got most cards home) instead of from the deal.
@@ -150,6 +163,23 @@ export interface SolveOptions {
 
 export type MoveOrder = 'layout' | 'waste';
 
+export type RolloutSchedule = 'double' | 'luby';
+
+/**
+ * The i-th term (i >= 1) of Luby, Sinclair and Zuckerman's universal restart sequence
+ * (Information Processing Letters 47, 1993): 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... The term is
+ * 2^(k-1) when i = 2^k - 1; otherwise it is the term of i - (2^(k-1) - 1), for the k with
+ * 2^(k-1) <= i < 2^k - 1.
+ */
+export function lubyTerm(i: number): number {
+  for (;;) {
+    let k = 1;
+    while (2 ** k - 1 < i) k++;
+    if (2 ** k - 1 === i) return 2 ** (k - 1);
+    i -= 2 ** (k - 1) - 1;
+  }
+}
+
 export const DEFAULT_OPTIONS: SolveOptions = {
   search: 'dfs',
   heuristic: 'blend',
@@ -169,6 +199,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   seed: 0,
   rolloutNodes: 25,
   rolloutRestarts: 32,
+  rolloutSchedule: 'double',
   rolloutKeep: 0.3,
   rolloutWaiting: 0,
   rolloutLockBound: true,
@@ -250,7 +281,8 @@ const PORTFOLIO: readonly Stage[] = [
   // gives it its share under the other kind: 70 % under `book`, 60 % under `pysol`.
   // Under rules with no second deal, every other attempt's look-aheads weigh the waiting cards
   // (rolloutWaiting; session 20).
-  { share: 0.8, timeShare: 0.5, options: { search: 'rollout' }, under: { none: { rolloutWaiting: 1 } } },
+  // Its look-aheads restart small on Luby's schedule, in blocks of 8 attempts (session 21).
+  { share: 0.8, timeShare: 0.5, options: { search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 }, under: { none: { rolloutWaiting: 1 } } },
   // Best-first search with `wasteDealt` wins some deals quickly that the rollout and the
   // depth-first search do not win within the budget (book deals 360, 689, 908 and 977 at a
   // second). Session 18, book deals 1-1000 at a second, side
@@ -885,7 +917,7 @@ export class Solver {
    * played in this attempt are not played again. When an attempt gets stuck it starts again
    * from the deal, with ties broken another way (attempt k: seed + k, both in the look-ahead's
    * move order and among candidates of equal score); after `rolloutRestarts` attempts the
-   * look-ahead doubles. It goes on until the node budget (all look-ahead nodes, and one a forced move) or the time runs
+   * look-ahead doubles (or, with `rolloutSchedule` luby, takes the next term of Luby's sequence). It goes on until the node budget (all look-ahead nodes, and one a forced move) or the time runs
    * out, and proves nothing: its verdict is won or unknown. A position with only one candidate
    * left (the others played already in this attempt or proved lost by LockBound) gets no
    * look-ahead: its move is played at the cost of one node.
@@ -941,8 +973,11 @@ export class Solver {
       drew = (m & 63) === SRC_DRAW;
       return seen.insert(packer.flagA(curA, drew), packer.flagB(curB, drew)) !== FULL;
     };
-    for (let attempt = 0, per = Math.max(1, o.rolloutNodes); ; attempt++) {
-      if (attempt > 0 && attempt % restarts === 0) per *= 2;
+    const base = Math.max(1, o.rolloutNodes);
+    const luby = o.rolloutSchedule === 'luby';
+    for (let attempt = 0, per = base; ; attempt++) {
+      if (luby) per = base * lubyTerm(Math.floor(attempt / restarts) + 1);
+      else if (attempt > 0 && attempt % restarts === 0) per *= 2;
       look.waitWeight = attempt % 2 === 0 ? waitWeight : 0;
       // Attempt k breaks ties by seed + k (attempt 0 with seed 0: the plain order).
       const seed = (o.seed + attempt) | 0;
