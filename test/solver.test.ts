@@ -12,7 +12,7 @@ import {
   type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
-import { HEURISTICS, waiting } from '../src/solver/heuristics.js';
+import { HEURISTICS, spaces, waiting } from '../src/solver/heuristics.js';
 import { WasteBound } from '../src/solver/wastebound.js';
 import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lockbound.js';
 import { PileBound } from '../src/solver/bound.js';
@@ -296,10 +296,10 @@ function expectRolloutAnswer(deal: Deal, rules: Rules, r: SolveResult, what: str
 
 /**
  * Every position reachable from `g`'s (a plain walk over every legal move, by snapshot): the
- * most cards home, for each weight w the most of `home - w * waiting`, and whether a win is
- * among them.
+ * most cards home, for each pair of weights [w, s] the most of `home - w * waiting + s * spaces`,
+ * and whether a win is among them.
  */
-function reachable(g: Game, weights: readonly number[]): { home: number; value: number[]; won: boolean } {
+function reachable(g: Game, weights: readonly (readonly [number, number])[]): { home: number; value: number[]; won: boolean } {
   const seen = new Set<string>();
   let home = 0;
   const value = weights.map(() => -Infinity);
@@ -309,7 +309,10 @@ function reachable(g: Game, weights: readonly number[]): { home: number; value: 
     if (seen.has(snap)) return;
     seen.add(snap);
     home = Math.max(home, g.home);
-    for (let i = 0; i < weights.length; i++) value[i] = Math.max(value[i]!, g.home - weights[i]! * waiting(g));
+    for (let i = 0; i < weights.length; i++) {
+      const [w, s] = weights[i]!;
+      value[i] = Math.max(value[i]!, g.home - w * waiting(g) + s * spaces(g));
+    }
     if (g.isWon()) won = true;
     const moves = new Int32Array(MAX_MOVES);
     const k = g.generate(moves, GEN_ALL);
@@ -493,16 +496,17 @@ describe('stage shares', () => {
     expect(stages.map((s) => s.share)).toEqual([0.8, 0, 0, 0.2]);
     expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.5, 0.1, 0.2, 0.2]);
     expect(stages.map((s) => s.secondDeal)).toEqual([undefined, 'privileged', 'none', undefined]);
-    // The rollout restarts its look-aheads on Luby's schedule, and weighs the waiting cards under
-    // rules with no second deal only.
+    // The rollout restarts its look-aheads on Luby's schedule, and weighs the waiting cards and
+    // the spaces under rules with no second deal only.
     expect(stages[0]!.options).toEqual({ search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 });
-    expect(stages.map((s) => s.under)).toEqual([{ none: { rolloutWaiting: 1 } }, undefined, undefined, undefined]);
+    const weighed = { rolloutWaiting: 1, rolloutSpaces: 1 };
+    expect(stages.map((s) => s.under)).toEqual([{ none: weighed }, undefined, undefined, undefined]);
     // Under a node budget the portfolio is the rollout and depth-first search alone, 80:20, node
     // for node, whatever the rules (the best-first stages have no share of nodes), with the
     // rollout's options for the rules' kind of second deal.
-    const twoStages = (rolloutWaiting: number): Preset => ({
+    const twoStages = (weigh: number): Preset => ({
       ...PRESETS.portfolio!,
-      stages: [{ share: 0.8, options: { ...stages[0]!.options, rolloutWaiting } }, stages[3]!],
+      stages: [{ share: 0.8, options: { ...stages[0]!.options, ...(weigh ? weighed : {}) } }, stages[3]!],
     });
     const solver = new Solver();
     const otherSearch = new Set<SecondDeal>();
@@ -582,6 +586,38 @@ describe('rollout', () => {
     expect(won).toBeGreaterThan(40);
     expect(unknown).toBeGreaterThan(5);
     expect(other, 'deals on which the measure changes the search').toBeGreaterThan(10);
+  });
+
+  it('rolloutSpaces: still won (verified) or unknown, another search with rolloutWaiting, none without', () => {
+    // The attempts that weigh the waiting cards weigh the spaces too; with no weight on the
+    // waiting cards no attempt weighs anything, so the spaces' weight changes nothing.
+    const solver = new Solver();
+    let won = 0;
+    let unknown = 0;
+    let other = 0;
+    for (const [sizeText, variant] of [['1x6 5x3', 'second-deal=none'], ['1x6 5x3', 'second-deal=none building=suit'], ['1x6 5x3', 'book']] as const) {
+      const size = parseSize(sizeText);
+      const rules = parseRules(variant);
+      for (let n = 0; n < 40; n++) {
+        const deal = dealFromNumber(n, size);
+        const what = `${sizeText} ${variant} deal ${n}`;
+        const opts = { search: 'rollout', maxNodes: 20_000, lockBound: false } as const;
+        const r = solver.solve(deal, rules, { ...opts, rolloutWaiting: 1, rolloutSpaces: 1 });
+        const waitingOnly = solver.solve(deal, rules, { ...opts, rolloutWaiting: 1 });
+        expect(r.nodes, what).toBeLessThanOrEqual(20_000);
+        if (r.nodes !== waitingOnly.nodes || r.verdict !== waitingOnly.verdict) other++;
+        if (expectRolloutAnswer(deal, rules, r, what)) won++;
+        else unknown++;
+        if (n < 10) {
+          const alone = solver.solve(deal, rules, { ...opts, rolloutSpaces: 1 });
+          const plain = solver.solve(deal, rules, opts);
+          expect([alone.verdict, alone.nodes, alone.moves], what).toEqual([plain.verdict, plain.nodes, plain.moves]);
+        }
+      }
+    }
+    expect(won).toBeGreaterThan(40);
+    expect(unknown).toBeGreaterThan(5);
+    expect(other, 'deals on which the spaces change the search').toBeGreaterThan(5);
   });
 
   it('lubyTerm is the Luby-Sinclair-Zuckerman sequence', () => {
@@ -724,13 +760,14 @@ describe('Lookahead', () => {
     expect(others).toBeGreaterThan(5);
   });
 
-  it('waitWeight w: bestValue is the most of home - w * waiting over every position the game can reach', () => {
+  it('waitWeight w, spaceWeight s: bestValue is the most of home - w * waiting + s * spaces over every position the game can reach', () => {
     // On lost small deals with no second deal (no PileBound) an exhausted look-ahead has seen a
     // position of each value the game can reach: its reductions (draw discipline, first space
-    // only, no lone card into a space) only reorder moves or swap columns, which leaves home and
-    // waiting as they are. The reference is a plain walk over every legal move.
+    // only, no lone card into a space) only reorder moves or swap columns, which leaves home,
+    // waiting and spaces as they are. The reference is a plain walk over every legal move.
     const look = new Lookahead();
-    const weights = [0, 1, 3]; // 0: bestValue is bestHome
+    // [0, 0]: bestValue is bestHome.
+    const weights = [[0, 0], [1, 0], [3, 0], [1, 1], [0, 2]] as const;
     let compared = 0;
     let won = 0;
     for (const sizeText of ['1x4 3x3', '1x3 3x3']) {
@@ -742,7 +779,7 @@ describe('Lookahead', () => {
           const packer = new KeyPacker(g);
           const all = reachable(g, weights);
           for (let i = 0; i < weights.length; i++) {
-            look.waitWeight = weights[i]!;
+            [look.waitWeight, look.spaceWeight] = weights[i]!;
             const r = look.search(g, packer, null, false, 1_000_000, null, 0);
             if (all.won) {
               expect(r, what).toBe(LOOK_WON);
@@ -756,9 +793,10 @@ describe('Lookahead', () => {
         }
       }
     }
-    expect(compared).toBeGreaterThan(100);
-    expect(won).toBeGreaterThan(100);
+    expect(compared).toBeGreaterThan(150);
+    expect(won).toBeGreaterThan(150);
     look.waitWeight = 0;
+    look.spaceWeight = 0;
   });
 
   it('with pruneInside false (the rollout) it asks PileBound at its root only: the same answers, never fewer nodes, more where the bound cuts inside', () => {

@@ -5,7 +5,7 @@ import { type KeyPacker } from './key.js';
 import { LOCK_LOST, type LockBound } from './lockbound.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
 import { SignatureTable } from './sigtable.js';
-import { waiting } from './heuristics.js';
+import { lookValue } from './heuristics.js';
 import { FULL, type TranspositionTable } from './table.js';
 import { type WasteBound } from './wastebound.js';
 
@@ -46,13 +46,15 @@ export class DepthFirst {
   bestHome = 0;
   /**
    * Weight of a card waiting (heuristics.ts `waiting`) against a card home in `bestValue`; 0
-   * (the default) makes `bestValue` `bestHome`. Set before `begin`.
+   * (the default) and a `spaceWeight` of 0 make `bestValue` `bestHome`. Set before `begin`.
    */
   waitWeight = 0;
+  /** Weight of an empty column in `bestValue` (heuristics.ts `lookValue`). Set before `begin`. */
+  spaceWeight = 0;
   /**
-   * The most of `home - waitWeight * waiting` over the positions reached (with a weight of 0,
-   * kept as `bestHome`, at no cost per node): the rollout's measure of a candidate (see
-   * `SolveOptions.rolloutWaiting`).
+   * The most of `lookValue` (`home - waitWeight * waiting + spaceWeight * spaces`) over the
+   * positions reached (with both weights 0, kept as `bestHome`, at no cost per node): the
+   * rollout's measure of a candidate (see `SolveOptions.rolloutWaiting`, `rolloutSpaces`).
    */
   bestValue = 0;
   /** Positions cut by PileBound, by WasteBound, and by LockBound. */
@@ -118,7 +120,7 @@ export class DepthFirst {
     this.waste = waste;
     this.nodes = 1;
     this.bestHome = g.home;
-    this.bestValue = g.home - this.waitWeight * waiting(g);
+    this.bestValue = lookValue(g, this.waitWeight, this.spaceWeight);
     this.pruned = 0;
     this.prunedWaste = 0;
     this.prunedLock = 0;
@@ -161,6 +163,8 @@ export class DepthFirst {
     let nodes = this.nodes;
     let bestHome = this.bestHome;
     const waitWeight = this.waitWeight;
+    const spaceWeight = this.spaceWeight;
+    const weighed = waitWeight !== 0 || spaceWeight !== 0;
     let bestValue = this.bestValue;
     let d = this.d;
     let code = DFS_LOST;
@@ -225,8 +229,8 @@ export class DepthFirst {
           code = DFS_MEMORY;
           break;
         }
-        if (waitWeight !== 0) {
-          const v = g.home - waitWeight * waiting(g);
+        if (weighed) {
+          const v = lookValue(g, waitWeight, spaceWeight);
           if (v > bestValue) bestValue = v;
         }
         if (nodes >= maxNodes) {
@@ -279,7 +283,7 @@ export class DepthFirst {
     }
     this.nodes = nodes;
     this.bestHome = bestHome;
-    this.bestValue = waitWeight === 0 ? bestHome : bestValue;
+    this.bestValue = weighed ? bestValue : bestHome;
     this.d = d;
     return code;
   }

@@ -90,6 +90,16 @@ export function waiting(g: Game): number {
 }
 
 /**
+ * The rollout's measure of a position (DepthFirst `bestValue`): cards home, less `waitWeight`
+ * a waiting card, plus `spaceWeight` an empty column (`SolveOptions.rolloutWaiting`,
+ * `rolloutSpaces`). With both weights 0 it is cards home.
+ */
+export function lookValue(g: Game, waitWeight: number, spaceWeight: number): number {
+  const v = g.home - waitWeight * waiting(g);
+  return spaceWeight === 0 ? v : v + spaceWeight * spaces(g);
+}
+
+/**
  * Cards home, less the cards waiting in the waste or the pile (each will have to get through
  * the privileged row in order), less blocked cards: for games with a second deal.
  */

@@ -2,7 +2,7 @@ import { type Tactics, isRestricted } from '../game/tactics.js';
 import { type Game, type PackedMove } from '../game/state.js';
 import { type PileBound } from './bound.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from './dfs.js';
-import { waiting } from './heuristics.js';
+import { lookValue } from './heuristics.js';
 import { type KeyPacker } from './key.js';
 import { type ChildMoveOptions, moveOptions } from './moves.js';
 import { SignatureTable } from './sigtable.js';
@@ -45,7 +45,9 @@ export class Lookahead {
   bestHome = 0;
   /** The weight of a waiting card in `bestValue` (DepthFirst `waitWeight`). */
   waitWeight = 0;
-  /** The most of `home - waitWeight * waiting` in the last search (DepthFirst `bestValue`; `bestHome` with a weight of 0). */
+  /** The weight of an empty column in `bestValue` (DepthFirst `spaceWeight`). */
+  spaceWeight = 0;
+  /** The most of `lookValue` in the last search (DepthFirst `bestValue`; `bestHome` with both weights 0). */
   bestValue = 0;
   /** Nodes of the last search (never more than it was given). */
   nodes = 0;
@@ -66,7 +68,7 @@ export class Lookahead {
       this.tableFor = maxNodes;
     } else tt.clear();
     this.bestHome = g.home;
-    this.bestValue = g.home - this.waitWeight * waiting(g);
+    this.bestValue = lookValue(g, this.waitWeight, this.spaceWeight);
     this.nodes = 0;
     this.winLine = NO_LINE;
     if (g.home === g.total) return LOOK_WON;
@@ -80,6 +82,7 @@ export class Lookahead {
     const base = g.histLen;
     const dfs = this.dfs;
     dfs.waitWeight = this.waitWeight;
+    dfs.spaceWeight = this.spaceWeight;
     dfs.begin(g, packer, tt, justDrew, this.moveOptions, tactics && isRestricted(tactics) ? tactics : null, usePrune && pruneInside ? bound : null, null);
     const code = dfs.run(maxNodes, Infinity, Infinity);
     if (code === DFS_WON) this.winLine = g.history().slice(base >> 1); // two history words a move

@@ -149,6 +149,16 @@ export interface SolveOptions {
    */
   readonly rolloutWaiting: number;
   /**
+   * Rollout search: the weight of an empty column in the measure of the attempts that weigh the
+   * waiting cards (`rolloutWaiting`): the most of `home - w * waiting + s * spaces` (heuristics.ts
+   * `lookValue`). 0 (the default): spaces count for nothing. Session 22, the rollout alone under
+   * `pysol` at 3 M nodes a game (Luby blocks of 8, `rolloutWaiting` 1; node budgets, so the
+   * counts are exact), PySolFC games 1-500 and 501-1000: s = 0 445 and 436 won (seed 1: 440 and
+   * 429); s = 1 453 and 436 (seed 1: 452 and 437); s = 2 434 on 1-500. The portfolio's rollout
+   * uses 1 under rules with no second deal (docs/SOLVER.md, "Rollout").
+   */
+  readonly rolloutSpaces: number;
+  /**
    * 0: moves of equal rank in `order` are tried in generation order. Otherwise a seed that
    * reorders them by a hash of the move (deterministic): the same search, another path first,
    * for restarts in a portfolio. Affects speed only, never the verdict.
@@ -202,6 +212,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   rolloutSchedule: 'double',
   rolloutKeep: 0.3,
   rolloutWaiting: 0,
+  rolloutSpaces: 0,
   rolloutLockBound: true,
   order: 'layout',
   tactics: NO_RESTRICTION,
@@ -280,9 +291,9 @@ const PORTFOLIO: readonly Stage[] = [
   // Under a time budget the rollout has 50 % and each kind of second deal's best-first stage
   // gives it its share under the other kind: 70 % under `book`, 60 % under `pysol`.
   // Under rules with no second deal, every other attempt's look-aheads weigh the waiting cards
-  // (rolloutWaiting; session 20).
+  // (rolloutWaiting; session 20) and the spaces (rolloutSpaces; session 22).
   // Its look-aheads restart small on Luby's schedule, in blocks of 8 attempts (session 21).
-  { share: 0.8, timeShare: 0.5, options: { search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 }, under: { none: { rolloutWaiting: 1 } } },
+  { share: 0.8, timeShare: 0.5, options: { search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 }, under: { none: { rolloutWaiting: 1, rolloutSpaces: 1 } } },
   // Best-first search with `wasteDealt` wins some deals quickly that the rollout and the
   // depth-first search do not win within the budget (book deals 360, 689, 908 and 977 at a
   // second). Session 18, book deals 1-1000 at a second, side
@@ -345,7 +356,7 @@ const PORTFOLIO_LOOKS_LOST: LooksLost = {
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'a rollout (80 % of a node budget; under rules with no second deal every other attempt counts the cards waiting against the cards home), a best-first search (under a time budget alone: with wasteDealt on 10 % under rules with a second deal, the rollout 70 %; with wasteStack on 20 % under rules with none, the rollout 60 %) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
+    description: 'a rollout (80 % of a node budget; under rules with no second deal every other attempt counts the cards waiting against the cards home, and the spaces for them), a best-first search (under a time budget alone: with wasteDealt on 10 % under rules with a second deal, the rollout 70 %; with wasteStack on 20 % under rules with none, the rollout 60 %) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
     options: { maxNodes: 3_000_000 },
     stages: PORTFOLIO,
     looksLost: PORTFOLIO_LOOKS_LOST,
@@ -942,6 +953,7 @@ export class Solver {
     // The look-aheads' measure (`bestValue`, rolloutWaiting): cards home, or in every other
     // attempt cards home less w a waiting card.
     const waitWeight = Math.max(0, Math.floor(o.rolloutWaiting));
+    const spaceWeight = waitWeight === 0 ? 0 : Math.max(0, Math.floor(o.rolloutSpaces));
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
     const bound = o.pileBound ? this.bound : null;
     const deadline = t0 + o.maxSeconds * 1000;
@@ -979,6 +991,7 @@ export class Solver {
       if (luby) per = base * lubyTerm(Math.floor(attempt / restarts) + 1);
       else if (attempt > 0 && attempt % restarts === 0) per *= 2;
       look.waitWeight = attempt % 2 === 0 ? waitWeight : 0;
+      look.spaceWeight = attempt % 2 === 0 ? spaceWeight : 0;
       // Attempt k breaks ties by seed + k (attempt 0 with seed 0: the plain order).
       const seed = (o.seed + attempt) | 0;
       // An attempt that searched nothing would be repeated as it was: the rollout cannot go
