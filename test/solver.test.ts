@@ -294,6 +294,39 @@ function expectRolloutAnswer(deal: Deal, rules: Rules, r: SolveResult, what: str
   return true;
 }
 
+const ROLLOUT_SMALL = { search: 'rollout', maxNodes: 20_000, lockBound: false } as const;
+
+/**
+ * The rollout with `opts` and with `against` (each over ROLLOUT_SMALL) on deals 0-39 of 1x6 5x3
+ * with no second deal (building pairs and suit) and `book`: checks each answer of `opts`
+ * (`expectRolloutAnswer`), calls `each` on every deal, and counts wins, unknowns and the deals
+ * on which the two searches differ (nodes or verdict).
+ */
+function rolloutAgainst(
+  solver: Solver, opts: Partial<SolveOptions>, against: Partial<SolveOptions>,
+  each?: (deal: Deal, rules: Rules, n: number, what: string) => void,
+): { won: number; unknown: number; other: number } {
+  let won = 0;
+  let unknown = 0;
+  let other = 0;
+  for (const variant of ['second-deal=none', 'second-deal=none building=suit', 'book']) {
+    const size = parseSize('1x6 5x3');
+    const rules = parseRules(variant);
+    for (let n = 0; n < 40; n++) {
+      const deal = dealFromNumber(n, size);
+      const what = `1x6 5x3 ${variant} deal ${n}`;
+      const r = solver.solve(deal, rules, { ...ROLLOUT_SMALL, ...opts });
+      const b = solver.solve(deal, rules, { ...ROLLOUT_SMALL, ...against });
+      expect(r.nodes, what).toBeLessThanOrEqual(20_000);
+      if (r.nodes !== b.nodes || r.verdict !== b.verdict) other++;
+      if (expectRolloutAnswer(deal, rules, r, what)) won++;
+      else unknown++;
+      each?.(deal, rules, n, what);
+    }
+  }
+  return { won, unknown, other };
+}
+
 /**
  * Every position reachable from `g`'s (a plain walk over every legal move, by snapshot): the
  * most cards home, for each pair of weights [w, s] the most of `home - w * waiting + s * spaces`,
@@ -565,24 +598,7 @@ describe('rollout', () => {
   it('rolloutWaiting: still won (verified) or unknown, and another search where the waste fills', () => {
     // Look-aheads measured by cards home less the cards waiting: the candidates are chosen
     // otherwise, but a win is still a verified line of a winnable deal, and the rest unknown.
-    const solver = new Solver();
-    let won = 0;
-    let unknown = 0;
-    let other = 0;
-    for (const [sizeText, variant] of [['1x6 5x3', 'second-deal=none'], ['1x6 5x3', 'second-deal=none building=suit'], ['1x6 5x3', 'book']] as const) {
-      const size = parseSize(sizeText);
-      const rules = parseRules(variant);
-      for (let n = 0; n < 40; n++) {
-        const deal = dealFromNumber(n, size);
-        const what = `${sizeText} ${variant} deal ${n}`;
-        const r = solver.solve(deal, rules, { search: 'rollout', maxNodes: 20_000, rolloutWaiting: 1, lockBound: false });
-        const plain = solver.solve(deal, rules, { search: 'rollout', maxNodes: 20_000, lockBound: false });
-        expect(r.nodes, what).toBeLessThanOrEqual(20_000);
-        if (r.nodes !== plain.nodes || r.verdict !== plain.verdict) other++;
-        if (expectRolloutAnswer(deal, rules, r, what)) won++;
-        else unknown++;
-      }
-    }
+    const { won, unknown, other } = rolloutAgainst(new Solver(), { rolloutWaiting: 1 }, {});
     expect(won).toBeGreaterThan(40);
     expect(unknown).toBeGreaterThan(5);
     expect(other, 'deals on which the measure changes the search').toBeGreaterThan(10);
@@ -592,29 +608,12 @@ describe('rollout', () => {
     // The attempts that weigh the waiting cards weigh the spaces too; with no weight on the
     // waiting cards no attempt weighs anything, so the spaces' weight changes nothing.
     const solver = new Solver();
-    let won = 0;
-    let unknown = 0;
-    let other = 0;
-    for (const [sizeText, variant] of [['1x6 5x3', 'second-deal=none'], ['1x6 5x3', 'second-deal=none building=suit'], ['1x6 5x3', 'book']] as const) {
-      const size = parseSize(sizeText);
-      const rules = parseRules(variant);
-      for (let n = 0; n < 40; n++) {
-        const deal = dealFromNumber(n, size);
-        const what = `${sizeText} ${variant} deal ${n}`;
-        const opts = { search: 'rollout', maxNodes: 20_000, lockBound: false } as const;
-        const r = solver.solve(deal, rules, { ...opts, rolloutWaiting: 1, rolloutSpaces: 1 });
-        const waitingOnly = solver.solve(deal, rules, { ...opts, rolloutWaiting: 1 });
-        expect(r.nodes, what).toBeLessThanOrEqual(20_000);
-        if (r.nodes !== waitingOnly.nodes || r.verdict !== waitingOnly.verdict) other++;
-        if (expectRolloutAnswer(deal, rules, r, what)) won++;
-        else unknown++;
-        if (n < 10) {
-          const alone = solver.solve(deal, rules, { ...opts, rolloutSpaces: 1 });
-          const plain = solver.solve(deal, rules, opts);
-          expect([alone.verdict, alone.nodes, alone.moves], what).toEqual([plain.verdict, plain.nodes, plain.moves]);
-        }
-      }
-    }
+    const { won, unknown, other } = rolloutAgainst(solver, { rolloutWaiting: 1, rolloutSpaces: 1 }, { rolloutWaiting: 1 }, (deal, rules, n, what) => {
+      if (n >= 10) return;
+      const alone = solver.solve(deal, rules, { ...ROLLOUT_SMALL, rolloutSpaces: 1 });
+      const plain = solver.solve(deal, rules, ROLLOUT_SMALL);
+      expect([alone.verdict, alone.nodes, alone.moves], what).toEqual([plain.verdict, plain.nodes, plain.moves]);
+    });
     expect(won).toBeGreaterThan(40);
     expect(unknown).toBeGreaterThan(5);
     expect(other, 'deals on which the spaces change the search').toBeGreaterThan(5);

@@ -924,7 +924,8 @@ export class Solver {
    * that wins ends the rollout (its winning line is played out), a move whose look-ahead is
    * proven lost is never taken, and otherwise the move
    * whose look-ahead got the most cards home (then the most home now) is; with `rolloutWaiting`
-   * every other attempt counts the waiting cards against the cards home. Positions already
+   * every other attempt counts the waiting cards against the cards home (and, with
+   * `rolloutSpaces`, the spaces for them). Positions already
    * played in this attempt are not played again. When an attempt gets stuck it starts again
    * from the deal, with ties broken another way (attempt k: seed + k, both in the look-ahead's
    * move order and among candidates of equal score); after `rolloutRestarts` attempts the
@@ -950,8 +951,8 @@ export class Solver {
     const g = this.g;
     const packer = this.packer;
     const look = (this.look ??= new Lookahead());
-    // The look-aheads' measure (`bestValue`, rolloutWaiting): cards home, or in every other
-    // attempt cards home less w a waiting card.
+    // The look-aheads' measure (`bestValue`, rolloutWaiting, rolloutSpaces): cards home, or in
+    // every other attempt cards home less w a waiting card, plus s a space.
     const waitWeight = Math.max(0, Math.floor(o.rolloutWaiting));
     const spaceWeight = waitWeight === 0 ? 0 : Math.max(0, Math.floor(o.rolloutSpaces));
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
