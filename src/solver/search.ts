@@ -182,11 +182,12 @@ export type RolloutSchedule = 'double' | 'luby';
  * 2^(k-1) <= i < 2^k - 1.
  */
 export function lubyTerm(i: number): number {
+  // 32-bit integer math: i stays far below 2^30 (one term a block of attempts).
   for (;;) {
     let k = 1;
-    while (2 ** k - 1 < i) k++;
-    if (2 ** k - 1 === i) return 2 ** (k - 1);
-    i -= 2 ** (k - 1) - 1;
+    while ((1 << k) - 1 < i) k++;
+    if ((1 << k) - 1 === i) return 1 << (k - 1);
+    i -= (1 << (k - 1)) - 1;
   }
 }
 
