@@ -357,7 +357,7 @@ const PORTFOLIO_LOOKS_LOST: LooksLost = {
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'a rollout (80 % of a node budget; under rules with no second deal every other attempt counts the cards waiting against the cards home, and the spaces for them), a best-first search (under a time budget alone: with wasteDealt on 10 % under rules with a second deal, the rollout 70 %; with wasteStack on 20 % under rules with none, the rollout 60 %) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
+    description: 'a rollout (80 % of a node budget; its look-aheads restart small on Luby\'s schedule; under rules with no second deal every other attempt counts the cards waiting against the cards home, and the spaces for them), a best-first search (under a time budget alone: with wasteDealt on 10 % under rules with a second deal, the rollout 70 %; with wasteStack on 20 % under rules with none, the rollout 60 %) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
     options: { maxNodes: 3_000_000 },
     stages: PORTFOLIO,
     looksLost: PORTFOLIO_LOOKS_LOST,
