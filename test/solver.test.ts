@@ -12,14 +12,14 @@ import {
   type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
-import { HEURISTICS, spaces, waiting } from '../src/solver/heuristics.js';
+import { HEURISTICS, blocked, spaces, waiting } from '../src/solver/heuristics.js';
 import { WasteBound } from '../src/solver/wastebound.js';
 import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lockbound.js';
 import { PileBound } from '../src/solver/bound.js';
 import { KeyPacker } from '../src/solver/key.js';
 import { LOOK_LOST, LOOK_UNKNOWN, LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type Preset, type SolveOptions, type SolveResult, PRESETS, Solver, lubyTerm } from '../src/solver/search.js';
-import { RULE_VARIANTS } from './helpers.js';
+import { RULE_VARIANTS, deal as dealOf } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
@@ -474,7 +474,8 @@ describe('stage shares', () => {
     const solver = new Solver();
     const small = parseSize('1x6 5x3');
     let differ = 0;
-    for (const n of [0, 2, 3, 5, 8]) {
+    // Deals where the two differ (1, 3, 6 and 8 in nodes; 2 is proved lost at the root).
+    for (const n of [1, 2, 3, 6, 8]) {
       const deal = dealFromNumber(n, small);
       const byNodes = solver.solvePreset(deal, BOOK, both, { maxNodes: 1_000_000 });
       const dfs = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000 });
@@ -1519,6 +1520,24 @@ describe('heuristic scores', () => {
       }
     }
     expect([draws >= 5, homes >= 1]).toEqual([true, true]);
+  });
+
+  it('buried counts the cards that lie above a lower card of their own suit, not those under one', () => {
+    // Columns from the top row (deepest) to the exposed card:
+    // c1 AS 5S 3S: 5S and 3S lie above AS (2); c2 5H AH 3H: 3H above AH (1);
+    // c3 2D 4D 5D: 4D and 5D above 2D (2); c4 3C 2C AC, built down: none.
+    const d = dealOf('1x5 4x3', ['AS 5H 2D 3C', '5S AH 4D 2C', '3S 3H 5D AC'], '2S 4S 2H 4H 3D AD 4C 5C');
+    const g = new Game(d, BOOK);
+    expect(g.home).toBe(0);
+    expect(blocked(g)).toBe(5);
+    expect(HEURISTICS.buried!(g)).toBe(-15);
+    // AC home: c4 is 3C 2C, still none; the others unchanged.
+    const moves = new Int32Array(MAX_MOVES);
+    const n = g.generate(moves, GEN_ALL);
+    let home = -1;
+    for (let i = 0; i < n; i++) if (((moves[i]! >> 6) & 63) === DST_FOUNDATION) home = moves[i]!;
+    g.apply(home);
+    expect([g.home, blocked(g), HEURISTICS.buried!(g)]).toEqual([1, 5, 4 - 15]);
   });
 
   it('fractional, huge and NaN scores cannot corrupt best-first search', () => {

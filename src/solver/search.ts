@@ -317,7 +317,9 @@ const PORTFOLIO: readonly Stage[] = [
   // 60 %), 40 at 30 % (50 %). On all of games 1-1000 at five seconds, side by side with the
   // build before: 905 decided against 894 at 20 %; 904 against 898 at 30 %, where the wins both
   // builds found took 1.8 times as long (median) and 17 late rollout wins were lost. Out of
-  // sample, games 1001-2000: 924 against 909 at 20 %.
+  // sample, games 1001-2000: 924 against 909 at 20 %. Session 23: `buried` (in `wasteStack`)
+  // had counted the wrong cards (heuristics.ts); with it counted right, games 1-1000 at five
+  // seconds side by side: 950 decided against 940 (17 new, 7 fewer).
   { share: 0, timeShare: 0.2, secondDeal: 'none', options: { search: 'best', heuristic: 'wasteStack' } },
   // On signatures after 16,384 states on exact keys (the default is 65,536): its exact states
   // take 25-31 bytes each, and at full size it proves almost nothing within a second
