@@ -1531,13 +1531,55 @@ describe('heuristic scores', () => {
     expect(g.home).toBe(0);
     expect(blocked(g)).toBe(5);
     expect(HEURISTICS.buried!(g)).toBe(-15);
-    // AC home: c4 is 3C 2C, still none; the others unchanged.
+    // AC home: c4 is 3C 2C, still no block; the others unchanged.
     const moves = new Int32Array(MAX_MOVES);
     const n = g.generate(moves, GEN_ALL);
     let home = -1;
     for (let i = 0; i < n; i++) if (((moves[i]! >> 6) & 63) === DST_FOUNDATION) home = moves[i]!;
     g.apply(home);
     expect([g.home, blocked(g), HEURISTICS.buried!(g)]).toEqual([1, 5, 4 - 15]);
+  });
+
+  it('blocked agrees with a plain pairwise count along random games', () => {
+    // The cards with a lower card of their suit deeper in the column (j < i: the blocked ones),
+    // or, to show that the test tells the two apart, nearer the top (j > i).
+    const plain = (g: Game, deeper: boolean): number => {
+      let n = 0;
+      for (let c = 0; c < g.columns; c++) {
+        const l = g.len[c]!;
+        for (let i = 0; i < l; i++) {
+          const x = g.cols[c * g.height + i]!;
+          for (let j = 0; j < l; j++) {
+            const y = g.cols[c * g.height + j]!;
+            if ((deeper ? j < i : j > i) && y >> 4 === x >> 4 && (y & 15) < (x & 15)) {
+              n++;
+              break;
+            }
+          }
+        }
+      }
+      return n;
+    };
+    const rng = seedrandom('blocked');
+    const moves = new Int32Array(MAX_MOVES);
+    let positions = 0;
+    let differ = 0;
+    for (const [deal, rules] of [[pysolDeal(3), parseRules('pysol')], [dealFromNumber(4, FULL_SIZE), BOOK]] as const) {
+      for (let run = 0; run < 5; run++) {
+        const g = new Game(deal, rules);
+        for (let step = 0; step < 300; step++) {
+          const b = blocked(g);
+          expect(b, `step ${step}`).toBe(plain(g, true));
+          if (b !== plain(g, false)) differ++;
+          positions++;
+          const n = g.generate(moves, GEN_ALL);
+          if (n === 0) break;
+          g.apply(moves[Math.floor(rng() * n)]!);
+        }
+      }
+    }
+    expect(positions).toBeGreaterThan(1000);
+    expect(differ, 'positions where the two counts differ').toBeGreaterThan(500);
   });
 
   it('fractional, huge and NaN scores cannot corrupt best-first search', () => {
