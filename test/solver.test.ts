@@ -19,7 +19,7 @@ import { PileBound } from '../src/solver/bound.js';
 import { KeyPacker } from '../src/solver/key.js';
 import { LOOK_LOST, LOOK_UNKNOWN, LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
 import { type Preset, type SolveOptions, type SolveResult, PRESETS, Solver, lubyTerm } from '../src/solver/search.js';
-import { RULE_VARIANTS, deal as dealOf } from './helpers.js';
+import { RULE_VARIANTS, deal as dealOf, playMoves } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
@@ -1532,11 +1532,7 @@ describe('heuristic scores', () => {
     expect(blocked(g)).toBe(5);
     expect(HEURISTICS.buried!(g)).toBe(-15);
     // AC home: c4 is 3C 2C, still no block; the others unchanged.
-    const moves = new Int32Array(MAX_MOVES);
-    const n = g.generate(moves, GEN_ALL);
-    let home = -1;
-    for (let i = 0; i < n; i++) if (((moves[i]! >> 6) & 63) === DST_FOUNDATION) home = moves[i]!;
-    g.apply(home);
+    playMoves(g, ['c4>f AC']);
     expect([g.home, blocked(g), HEURISTICS.buried!(g)]).toEqual([1, 5, 4 - 15]);
   });
 
