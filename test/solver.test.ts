@@ -421,6 +421,11 @@ describe('slices', () => {
       ['2x13 12x3', BOOK, 2, { search: 'best', heuristic: 'wasteDealt', maxNodes: 20_000 }],
       ['2x13 12x3', BOOK, 8, { search: 'rollout', maxNodes: 200_000 }],
       ['2x13 12x3', BOOK, 9, { search: 'rollout', maxNodes: 30_000 }],
+      // Depth-first search going on signatures: the switch must come at the same node whether
+      // a slice ends at that check or not (a slice of 1 ends at every check). Under
+      // building=none deal 1390 is lost, and is proved after a confirmation on exact keys.
+      ['2x13 12x3', parseRules('building=none'), 1390, { search: 'dfs', order: 'layout', signaturesAfter: 16_384, homeFirst: true, maxNodes: 40_000 }],
+      ['2x13 12x3', BOOK, 1, { search: 'dfs', signaturesAfter: 4_096, maxNodes: 30_000 }],
       ['1x6 5x3', BOOK, 3, { search: 'dfs' }],
       ['1x6 5x3', BOOK, 5, { search: 'best', heuristic: 'blend' }],
     ];
@@ -442,6 +447,11 @@ describe('slices', () => {
     }
     // The slices really did cut the searches.
     expect(slicedRuns).toBeGreaterThan(10);
+    // And the depth-first search of deal 1390 went on signatures (and was confirmed).
+    const confirmed = new Solver();
+    const [, none, , o1390] = cases.find(([, , n]) => n === 1390)!;
+    const r1390 = confirmed.solve(dealFromNumber(1390, FULL_SIZE), none, o1390);
+    expect([r1390.verdict, confirmed.confirmations]).toEqual(['unsolvable', 1]);
   });
 
   it('a preset whose stages run side by side is deterministic', () => {

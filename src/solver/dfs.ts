@@ -266,13 +266,16 @@ export class DepthFirst {
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
         if ((nodes & CHECK) === 0) {
+          // The table's limit first: were the slice's end checked first, a slice ending at this
+          // check would skip it, and the search would go on on exact keys to the next check or
+          // further, another search than in one go (the caller ends the slice after the swap).
+          if ((sig ?? tt!).size >= this.tableLimit) {
+            code = DFS_TABLE;
+            break;
+          }
           // A slice ends here, between two iterations of the loop, so that it goes on exactly.
           if (nodes >= sliceEnd) {
             code = DFS_SLICE;
-            break;
-          }
-          if ((sig ?? tt!).size >= this.tableLimit) {
-            code = DFS_TABLE;
             break;
           }
         }

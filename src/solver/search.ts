@@ -812,6 +812,8 @@ export class Solver {
           dfs.swapTable((table = this.lastTable = sig));
           tt.clear();
         }
+        // The run stopped at a check that may also have ended the slice.
+        if (spent + dfs.nodes >= this.sliceEnd) yield;
         continue;
       }
       if (code === DFS_SLICE) {
