@@ -327,8 +327,9 @@ const PORTFOLIO: readonly Stage[] = [
   // had counted the wrong cards (heuristics.ts); with it counted right, games 1-1000 at five
   // seconds side by side: 950 decided against 940 (17 new, 7 fewer).
   // Under a node budget, with 20 % of the nodes since session 24 (none before; exact counts):
-  // PySolFC games 1-1000 at 100,000 nodes a game, 713 won against 661 (10 %: 685; 30 %: 733);
-  // games 1-300 at 3 M nodes, 278 against 265 (10 %: 279; 30 %: 276).
+  // PySolFC games 1-1000 at 100,000 nodes a game, 713 won against 661 (10 %: 685; 30 %: 733),
+  // games 1001-2000 745 against 675; games 1-300 at 3 M nodes, 278 against 265 (10 %: 279;
+  // 30 %: 276).
   { share: 0.2, secondDeal: 'none', options: { search: 'best', heuristic: 'wasteStack' } },
   // On signatures after 16,384 states on exact keys (the default is 65,536): its exact states
   // take 25-31 bytes each, and at full size it proves almost nothing within a second
