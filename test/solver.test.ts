@@ -535,25 +535,28 @@ describe('stage shares', () => {
 
   it("the portfolio's best-first stages run under a time budget alone, one for each kind of second deal", () => {
     const stages = PRESETS.portfolio!.stages;
-    expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'best', 'dfs']);
-    expect(stages.map((s) => s.options.heuristic)).toEqual([undefined, 'wasteDealt', 'wasteStack', undefined]);
+    expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'best', 'best', 'dfs']);
+    expect(stages.map((s) => s.options.heuristic)).toEqual([undefined, 'wasteDealt', 'wasteStack', 'wasteDealt', undefined]);
     // The same shares of the nodes and of the time (session 24; before it, the best-first
     // stages had no share of the nodes).
-    expect(stages.map((s) => s.share)).toEqual([0.5, 0.1, 0.2, 0.2]);
-    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.5, 0.1, 0.2, 0.2]);
-    expect(stages.map((s) => s.secondDeal)).toEqual([undefined, 'privileged', 'none', undefined]);
+    expect(stages.map((s) => s.share)).toEqual([0.45, 0.1, 0.2, 0.05, 0.2]);
+    expect(stages.map((s) => s.timeShare ?? s.share)).toEqual([0.45, 0.1, 0.2, 0.05, 0.2]);
+    expect(stages.map((s) => s.secondDeal)).toEqual([undefined, 'privileged', 'none', 'none', undefined]);
     // The rollout restarts its look-aheads on Luby's schedule, and weighs the waiting cards and
     // the spaces under rules with no second deal only.
     expect(stages[0]!.options).toEqual({ search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 });
     const weighed = { rolloutWaiting: 1, rolloutSpaces: 1 };
-    expect(stages.map((s) => s.under)).toEqual([{ none: weighed }, undefined, undefined, undefined]);
-    // Under a node budget the portfolio is, node for node, the three stages that run under the
-    // rules (the rollout with the other kind's best-first share), with the rollout's options for
-    // the rules' kind of second deal.
-    const threeStages = (rules: Rules, weigh: number): Preset => {
-      const other = stages.find((s) => s.secondDeal !== undefined && s.secondDeal !== rules.secondDeal)!;
-      const rollout: Stage = { share: 0.5 + other.share, options: { ...stages[0]!.options, ...(weigh ? weighed : {}) } };
-      return { ...PRESETS.portfolio!, stages: [rollout, stages.find((s) => s.secondDeal === rules.secondDeal)!, stages[3]!] };
+    expect(stages.map((s) => s.under)).toEqual([{ none: weighed }, undefined, undefined, undefined, undefined]);
+    // Under a node budget the portfolio is, node for node, the stages that run under the rules
+    // (the rollout with the other kind's best-first shares), with the rollout's options for the
+    // rules' kind of second deal.
+    const ruledStages = (rules: Rules, weigh: number): Preset => {
+      let given = 0;
+      for (const s of stages) if (s.secondDeal !== undefined && s.secondDeal !== rules.secondDeal) given += s.share;
+      const rollout: Stage = { share: stages[0]!.share + given, options: { ...stages[0]!.options, ...(weigh ? weighed : {}) } };
+      const best = stages.filter((s) => s.secondDeal === rules.secondDeal);
+      expect(best.length, rules.secondDeal).toBe(rules.secondDeal === 'none' ? 2 : 1);
+      return { ...PRESETS.portfolio!, stages: [rollout, ...best, stages[4]!] };
     };
     const solver = new Solver();
     const otherSearch = new Set<SecondDeal>();
@@ -566,9 +569,9 @@ describe('stage shares', () => {
     ] as const) {
       const a = solver.solvePreset(deal, rules, 'portfolio', { maxNodes: 100_000 });
       const w = rules.secondDeal === 'none' ? 1 : 0;
-      expectSameResult(solver.solvePreset(deal, rules, threeStages(rules, w), { maxNodes: 100_000 }), a, name);
+      expectSameResult(solver.solvePreset(deal, rules, ruledStages(rules, w), { maxNodes: 100_000 }), a, name);
       // The other measure is another search (on a won deal), so `under` is what made them equal.
-      const b = solver.solvePreset(deal, rules, threeStages(rules, 1 - w), { maxNodes: 100_000 });
+      const b = solver.solvePreset(deal, rules, ruledStages(rules, 1 - w), { maxNodes: 100_000 });
       if (a.verdict === 'won' || b.verdict === 'won') {
         expect([b.verdict, b.nodes], name).not.toEqual([a.verdict, a.nodes]);
         otherSearch.add(rules.secondDeal);
