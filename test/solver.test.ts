@@ -423,7 +423,8 @@ describe('slices', () => {
       ['2x13 12x3', BOOK, 9, { search: 'rollout', maxNodes: 30_000 }],
       // Depth-first search going on signatures: the switch must come at the same node whether
       // a slice ends at that check or not (a slice of 1 ends at every check). Under
-      // building=none deal 1390 is lost, and is proved after a confirmation on exact keys.
+      // building=none deal 1390 is lost, and is proved after a confirmation on exact keys; book
+      // deal 1 runs out of nodes on signatures (its bytes a state show it).
       ['2x13 12x3', parseRules('building=none'), 1390, { search: 'dfs', order: 'layout', signaturesAfter: 16_384, homeFirst: true, maxNodes: 40_000 }],
       ['2x13 12x3', BOOK, 1, { search: 'dfs', signaturesAfter: 4_096, maxNodes: 30_000 }],
       ['1x6 5x3', BOOK, 3, { search: 'dfs' }],
@@ -443,6 +444,9 @@ describe('slices', () => {
         const what = `${sizeText} deal ${n} ${JSON.stringify(o)} slices of ${slice}`;
         expectSameResult(r, whole, what);
         expect(run.progress().nodes, what).toBe(whole.nodes);
+        // The bytes a state tell which table a search ended on: a depth-first search that ran
+        // out of nodes on exact keys has the same nodes and states as on signatures.
+        expect(r.bytesPerState, what).toBe(whole.bytesPerState);
       }
     }
     // The slices really did cut the searches.
@@ -533,7 +537,7 @@ describe('stage shares', () => {
     expect(() => solver.solvePreset(dealFromNumber(0, small), BOOK, nodesOnly, { maxNodes: Infinity, maxSeconds: 1 })).toThrow(/no stage for a time budget/);
   });
 
-  it("the portfolio's best-first stages run under a time budget alone, one for each kind of second deal", () => {
+  it("the portfolio's stages: best-first ones for each kind of second deal, the same shares of the nodes and of the time", () => {
     const stages = PRESETS.portfolio!.stages;
     expect(stages.map((s) => s.options.search)).toEqual(['rollout', 'best', 'best', 'best', 'dfs']);
     expect(stages.map((s) => s.options.heuristic)).toEqual([undefined, 'wasteDealt', 'wasteStack', 'wasteDealt', undefined]);
