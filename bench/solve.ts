@@ -6,8 +6,9 @@
  *   node dist/bench/solve.js --rules book --searches best --heuristics blend,buried,home,mobility
  *
  * Deals: for the rules `pysol` (a rules text whose first word is the pysol preset) the deals
- * of PySolFC game numbers 1..N (what a PySolFC player sees); for any other rules the deal
- * numbers 1..N of scheme v1. Full size (2x13 12x3) always.
+ * of PySolFC game numbers A..A+N-1 (what a PySolFC player sees); for any other rules the deal
+ * numbers A..A+N-1 of scheme v1 (`--first A`, default 1; `--deals N`). Full size (2x13 12x3)
+ * always.
  *
  * For each rules x search x heuristic (heuristics apply to best-first only), each deal is
  * solved once, in this process, one deal after another, with `--budget-seconds` (and
@@ -39,12 +40,13 @@ import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPrese
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
 
-  --deals N             deals 1..N of each rules (default 1000)
+  --deals N             how many deals of each rules (default 1000)
+  --first A             the first deal: deals A..A+N-1 (default 1)
   --budget-seconds S    time budget per deal, seconds (default 1)
   --max-nodes N         node budget per deal as well (default: none)
   --max-memory MB       memory cap of the solver's table per deal (default 1024)
   --rules LIST          comma-separated rules (default "book,pysol"); "pysol" uses PySolFC
-                        game numbers 1..N, any other rules the deal numbers 1..N
+                        game numbers A..A+N-1, any other rules the deal numbers A..A+N-1
   --searches LIST       comma-separated searches: dfs, best, rollout (default "dfs,best")
   --heuristics LIST     heuristics for best-first (default "blend"; all: ${Object.keys(HEURISTICS).join(',')})
   --presets LIST        also the solver's named presets, each run with the same budget
@@ -57,6 +59,7 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
 
 const args = benchArgs('solve', USAGE, {
   deals: { type: 'string', default: '1000' },
+  first: { type: 'string', default: '1' },
   'budget-seconds': { type: 'string', default: '1' },
   'max-nodes': { type: 'string' },
   'max-memory': { type: 'string', default: '1024' },
@@ -83,6 +86,9 @@ function list(name: string, text: string): string[] {
 }
 
 const DEALS = positiveInteger('deals', values.deals as string);
+const FIRST = positiveInteger('first', values.first as string);
+if (DEALS - 1 > Number.MAX_SAFE_INTEGER - FIRST) fail(`--first ${FIRST} --deals ${DEALS} runs past 2^53-1`);
+const LAST = FIRST + DEALS - 1;
 const BUDGET = positiveNumber('budget-seconds', values['budget-seconds'] as string);
 const MAX_NODES = values['max-nodes'] !== undefined ? positiveInteger('max-nodes', values['max-nodes'] as string) : undefined;
 const MAX_MEMORY = positiveNumber('max-memory', values['max-memory'] as string);
@@ -151,7 +157,7 @@ interface Row {
 const progress = process.stderr.isTTY === true;
 
 /** A deal's name in the CSV: its source ("17", "pysol 17"), else its place in the set. */
-const dealName = (deal: Deal, i: number): string => deal.source ?? String(i + 1);
+const dealName = (deal: Deal, i: number): string => deal.source ?? String(FIRST + i);
 
 /** One row: `search` is dfs or best (with `heuristic`), or `preset NAME`. */
 function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules, search: SearchKind | `preset ${string}`, heuristic: string): Row {
@@ -221,8 +227,8 @@ const t0 = performance.now();
 const rows: Row[] = [];
 for (const r of RULES) {
   const deals: Deal[] = [];
-  for (let n = 1; n <= DEALS; n++) deals.push(r.pysol ? pysolDeal(n) : dealFromNumber(n, FULL_SIZE));
-  const dealsLabel = r.pysol ? `PySolFC 1..${DEALS}` : `1..${DEALS}`;
+  for (let n = FIRST; n <= LAST; n++) deals.push(r.pysol ? pysolDeal(n) : dealFromNumber(n, FULL_SIZE));
+  const dealsLabel = r.pysol ? `PySolFC ${FIRST}..${LAST}` : `${FIRST}..${LAST}`;
   for (const s of SEARCHES) {
     if (s === 'dfs') rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, ''));
     else for (const h of HEURISTIC_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, h));
@@ -240,7 +246,7 @@ const lines: string[] = [
   `- command: \`${command}\``,
   `- machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores (one used), node ${process.version}, ${platform()} ${release()}`,
   `- budget per deal: ${BUDGET} s${MAX_NODES !== undefined ? `, ${MAX_NODES} nodes` : ''}; table memory cap ${MAX_MEMORY} MB; size 2x13 12x3`,
-  `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers 1..${DEALS}` : `deal numbers 1..${DEALS}`}`).join('; ')}`,
+  `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers ${FIRST}..${LAST}` : `deal numbers ${FIRST}..${LAST}`}`).join('; ')}`,
   `- wall time: ${wall.toFixed(1)} s`,
   '',
   '| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',

@@ -334,6 +334,18 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
         expect(line.split('|')[6]!.trim()).toBe(((100 * won) / 15).toFixed(1));
       }
       expect(run(['--deals', '1', '--csv', join(dir, 'no', 'such', 'x.csv')]).stderr).toMatch(/^solve bench: cannot write --csv '.*x\.csv': ENOENT/);
+
+      // --first: deals 14..15 are the last two of the run above, row for row (node budgets).
+      const part = join(dir, 'part.csv');
+      const p = run(['--first', '14', '--deals', '2', '--rules', 'book,pysol', '--max-nodes', '2000', '--budget-seconds', '60', '--searches', 'dfs', '--presets', '', '--csv', part]);
+      expect(p.status, p.stderr).toBe(0);
+      expect(p.stdout).toContain('- deals: book (book): deal numbers 14..15; pysol (pysol): PySolFC game numbers 14..15');
+      expect(p.stdout).toMatch(/^\| book \| 14\.\.15 \| dfs \|/m);
+      expect(p.stdout).toMatch(/^\| pysol \| PySolFC 14\.\.15 \| dfs \|/m);
+      const partRows = readFileSync(part, 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+      const noMs = (x: string[]): string => [...x.slice(0, 9), x[10]].join(',');
+      const whole = (rules: string, deal: string): string[] => rows.find((x) => x[0] === rules && x[1] === deal && x[2] === 'dfs')!;
+      expect(partRows.map(noMs)).toEqual([whole('book', '14'), whole('book', '15'), whole('pysol', 'pysol 14'), whole('pysol', 'pysol 15')].map(noMs));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -345,6 +357,8 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
       [run(['--searches', 'bfs']), /^solve bench: unknown search 'bfs'/],
       [run(['--presets', 'nope']), /^solve bench: unknown preset 'nope'/],
       [run(['--deals', '0']), /^solve bench: --deals must be a whole number >= 1, not '0'/],
+      [run(['--first', '0']), /^solve bench: --first must be a whole number >= 1, not '0'/],
+      [run(['--first', '9007199254740991', '--deals', '2']), /^solve bench: --first 9007199254740991 --deals 2 runs past 2\^53-1/],
       [run(['--bogus']), /^solve bench: Unknown option '--bogus' \(see --help\)/],
       [batch(['--deals', 'x']), /^batch bench: --deals must be a whole number >= 1, not 'x'/],
       [batch(['--bogus']), /^batch bench: Unknown option '--bogus' \(see --help\)/],
