@@ -306,7 +306,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     expect(a.stdout).toContain('| unsolvable % (by LockBound) |');
   });
 
-  it('--csv writes one row a deal and combination, agreeing with the table', () => {
+  it('--csv writes one row a deal and combination, agreeing with the table; --first runs a later part of the set', () => {
     const dir = mkdtempSync(join(tmpdir(), 'limited-bench-csv-'));
     try {
       const file = join(dir, 'solve.csv');
