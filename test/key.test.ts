@@ -80,6 +80,7 @@ function roundTrip(g: Game, p: KeyPacker, g2: Game, p2: KeyPacker, justDrew: boo
   const k2 = new Uint32Array(W);
   p2.pack(k2, 0, justDrew);
   if (keyText(k2) !== keyText(k1)) problems.push(`pack(unpack(key)) differs: ${keyText(k1)} -> ${keyText(k2)}`);
+  if (!g2.columnMarksInSync()) problems.push("unpack left the columns' marks out of step with the columns");
   if (g2.home !== g.home) problems.push(`home ${g.home} unpacked as ${g2.home}`);
   if (g2.phase !== g.phase) problems.push(`phase ${g.phase} unpacked as ${g2.phase}`);
   if (g2.isWon() !== g.isWon()) problems.push('isWon differs');

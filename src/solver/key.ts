@@ -577,6 +577,7 @@ export class KeyPacker {
       if (packs === 2) g.found[s * packs + 1] = b;
     }
     g.syncFoundations();
+    g.syncColumns();
     g.home = home;
     g.histLen = 0;
     return (head & 4) !== 0;
