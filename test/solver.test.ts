@@ -1020,6 +1020,13 @@ describe('WasteBound', () => {
   });
 });
 
+/** The draw among the legal moves, or -1 (the stock is empty, or an ace must go up first). */
+function legalDraw(g: Game, moves: Int32Array): number {
+  const c = g.generate(moves, GEN_ALL);
+  for (let i = 0; i < c; i++) if ((moves[i]! & 63) === SRC_DRAW) return moves[i]!;
+  return -1;
+}
+
 describe('LockBound', () => {
   it('never calls a position on a winning line lost (small deals of six variants, and full-size wins)', () => {
     // Every position of every solution found without the bound must pass it, the deal included.
@@ -1089,6 +1096,50 @@ describe('LockBound', () => {
     const proved: number[] = [];
     for (let n = 1; n <= 300; n++) if (new LockBound(new Game(dealFromNumber(n, FULL_SIZE), BOOK)).lost()) proved.push(n);
     expect(proved).toEqual([15, 42, 72, 88, 101, 141, 165, 245]);
+  });
+
+  it('keptDraws: after that many draws the answer is the same, with the count one less each draw', () => {
+    // Depth-first search with LockBound at every position skips the checks this allows
+    // (DepthFirst.run). Along random first-deal lines of small and full-size deals, under the
+    // tactics too: from each position checked, the draws it counts (when they are legal) give
+    // the same answer, each with a count one less.
+    const rng = seedrandom('lockbound-kept-draws');
+    const moves = new Int32Array(MAX_MOVES);
+    const tacticsSets: Tactics[] = [
+      { pairing: 'always', spaces: 'eager' }, { pairing: 'cautious', spaces: 'hold' }, { pairing: 'always', spaces: 'never' },
+    ];
+    let positions = 0;
+    let followed = 0;
+    for (const [sizeText, rulesText, count] of [['1x7 3x2', 'book', 60], ['2x4 3x3', 'building=none', 60], ['2x13 12x3', 'book', 12]] as const) {
+      const size = parseSize(sizeText);
+      const rules = parseRules(rulesText);
+      for (let n = 0; n < count; n++) {
+        const g = new Game(dealFromNumber(n, size), rules);
+        const bound = new LockBound(g);
+        while (g.phase === 1) {
+          for (const t of tacticsSets) {
+            const answer = bound.check(t);
+            const kept = bound.keptDraws;
+            positions++;
+            let k = 0;
+            while (k < kept) {
+              const m = legalDraw(g, moves);
+              if (m < 0) break;
+              g.apply(m);
+              k++;
+              followed++;
+              expect([bound.check(t), bound.keptDraws], `${sizeText} ${rulesText} deal ${n}, ${k} of ${kept} draws on`).toEqual([answer, kept - k]);
+            }
+            for (; k > 0; k--) g.undo();
+          }
+          const c = g.generate(moves, GEN_ALL);
+          if (c === 0) break;
+          g.apply(moves[Math.floor(rng() * c)]!);
+        }
+      }
+    }
+    expect(positions).toBeGreaterThan(3000);
+    expect(followed).toBeGreaterThan(3000);
   });
 
   it('asked at every position (lockBoundEvery), it proves book deal 988 lost where the search without it cannot', () => {

@@ -79,6 +79,11 @@ export class DepthFirst {
   private moveStack = new Int32Array(1 << 16);
   private frameEnd = new Int32Array(1 << 12);
   private frameCursor = new Int32Array(1 << 12);
+  /**
+   * With `lock`: for each frame on the path, how many draws in a row from its position need no
+   * check of LockBound (`LockBound.keptDraws`: the answer is the frame's own, not lost).
+   */
+  private lockKeep = new Int32Array(1 << 12);
   private g!: Game;
   private packer!: KeyPacker;
   /** The table: exact keys (`tt`) or signatures (`sig`), the other null. */
@@ -135,6 +140,7 @@ export class DepthFirst {
       this.tt!.insert(this.keys, 0);
     }
     this.frameCursor[0] = 0;
+    this.lockKeep[0] = 0;
     this.frameEnd[0] = childMoves(g, this.gen, this.scores, this.moveStack, 0, justDrew, moves, tactics);
   }
 
@@ -252,10 +258,14 @@ export class DepthFirst {
           g.undo();
           continue;
         }
-        if (lock !== null && lock.check(lockTactics) === LOCK_LOST) {
-          this.prunedLock++;
-          g.undo();
-          continue;
+        let keep = 0;
+        if (lock !== null) {
+          if (drew && this.lockKeep[d]! > 0) keep = this.lockKeep[d]! - 1;
+          else if (lock.check(lockTactics) === LOCK_LOST) {
+            this.prunedLock++;
+            g.undo();
+            continue;
+          } else keep = lock.keptDraws;
         }
         const top = this.frameEnd[d]!;
         if (this.ensure(d, top)) {
@@ -263,6 +273,7 @@ export class DepthFirst {
           sigs = this.sigs;
         }
         d++;
+        this.lockKeep[d] = keep;
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
         if ((nodes & CHECK) === 0) {
@@ -328,6 +339,7 @@ export class DepthFirst {
     if (d + 3 >= this.frameEnd.length) {
       this.frameEnd = grow(this.frameEnd);
       this.frameCursor = grow(this.frameCursor);
+      this.lockKeep = grow(this.lockKeep);
     }
     if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grow(this.moveStack);
     if ((d + 3) * this.packer.words > this.keys.length) {

@@ -89,6 +89,25 @@ export class LockBound {
    */
   private readonly changed = new Uint8Array(256);
   private changedLen = 0;
+  /**
+   * After a check in the first deal: how many of the stock's next cards L drew, one after
+   * another from the first, without releasing them, when L's first settle had taken no card off
+   * the waste (else 0). For k up to this count, the position after k draws from this one gets
+   * the same answer, and its own count is this one's less k: a caller may skip those checks
+   * (depth-first search does, `DepthFirst.run`).
+   *
+   * Why: L's run from the position after one draw differs from this one's only in that the card
+   * drawn lies on the waste from the start. The columns and the foundations are the same, so its
+   * first settle can take every step this one's took (none of which took a waste card off), and
+   * no more: releases only grow as L goes on, so a card not released at the end of this first
+   * settle (the drawn card, which L here found not released when it drew it) is released at no
+   * point of it, and the card drawn, staying on the waste, hides the waste below it. So that
+   * settle ends where this run stood after drawing the card, and from there the two runs draw
+   * the same cards in the same state: the same answer, even where it gives up. Checked by the
+   * depth-first tests, whose pinned node counts with LockBound at every position are the same
+   * with and without the skip (test/solver.test.ts).
+   */
+  keptDraws = 0;
   readonly enabled: boolean;
 
   constructor(private readonly g: Game) {
@@ -108,6 +127,7 @@ export class LockBound {
    */
   check(tactics: Tactics = NO_RESTRICTION): number {
     const g = this.g;
+    this.keptDraws = 0;
     if (!this.enabled) return LOCK_OPEN;
     this.targets = g.building !== 1 || tactics.pairing === 'never' ? 0 : tactics.pairing === 'cautious' ? 1 : 2;
     this.noSpaces = tactics.spaces === 'never' || (tactics.spaces === 'hold' && !g.secondDeal) ? 2 : tactics.spaces === 'hold' && g.phase === 1 ? 1 : 0;
@@ -135,12 +155,17 @@ export class LockBound {
     if (g.phase === 1) {
       for (let i = 0; i < g.wasteLen; i++) this.waste[this.wasteLen++] = stockCards[g.waste[i]!]!;
       if (this.settle()) return LOCK_SPACES;
+      // Counting `keptDraws` while no waste card has left and no card drawn was released.
+      let counting = this.wasteLen === g.wasteLen;
       for (let p = g.stockPtr; p < g.stockSize; p++) {
         const card = stockCards[p]!;
         this.waste[this.wasteLen++] = card;
         // L stood still before this draw (settle plays all it can). A card that is not
         // released stays on the waste and changes nothing else: L stands still again.
-        if (this.released(card, false) && this.settle()) return LOCK_SPACES;
+        if (this.released(card, false)) {
+          counting = false;
+          if (this.settle()) return LOCK_SPACES;
+        } else if (counting) this.keptDraws++;
       }
       // Spaces held through the first deal may take cards once a real line redeals, which it
       // may do even when L's waste is empty (the real waste holds more).
