@@ -72,6 +72,11 @@ export class LockBound {
   private readonly stop: Int8Array;
   /** For each card, the columns (a bit each) whose free part stops at a copy of it. */
   private readonly stopAt = new Uint16Array(64);
+  /**
+   * L's waste in the first deal: the bottom `baseLen` cards of the real waste, read where they
+   * lie (`g.waste`), then `waste[0 .. wasteLen)`, the cards L has drawn and kept since.
+   */
+  private baseLen = 0;
   private readonly waste: Uint8Array;
   private wasteLen = 0;
   private waiting = 0;
@@ -146,6 +151,7 @@ export class LockBound {
     this.wait.fill(0);
     this.stopAt.fill(0);
     this.waiting = 0;
+    this.baseLen = 0;
     this.wasteLen = 0;
     g.homeCounts(home);
     this.homeAtStart.set(home);
@@ -153,10 +159,10 @@ export class LockBound {
     for (let c = 0; c < g.columns; c++) if (this.advance(c) && this.spaceMayCome()) return LOCK_SPACES;
     const stockCards = g.stockCards;
     if (g.phase === 1) {
-      for (let i = 0; i < g.wasteLen; i++) this.waste[this.wasteLen++] = stockCards[g.waste[i]!]!;
+      this.baseLen = g.wasteLen;
       if (this.settle()) return LOCK_SPACES;
       // Counting `keptDraws` while no waste card has left and no card drawn was released.
-      let counting = this.wasteLen === g.wasteLen;
+      let counting = this.baseLen === g.wasteLen;
       for (let p = g.stockPtr; p < g.stockSize; p++) {
         const card = stockCards[p]!;
         this.waste[this.wasteLen++] = card;
@@ -173,18 +179,22 @@ export class LockBound {
         if (this.emptied) return LOCK_SPACES;
         this.noSpaces = 0;
       }
-      // The redeal: the waste, first card discarded first, is the pile.
+      // The redeal: the waste, first card discarded first, is the pile (no longer a waste
+      // to take cards off).
       if (g.secondDeal) {
-        const r = this.pile(this.wasteLen);
+        const base = this.baseLen;
+        const kept = this.wasteLen;
+        this.baseLen = 0;
+        this.wasteLen = 0;
+        let r = this.pile(g.waste, base);
+        for (let i = 0; i < kept && r === LOCK_OPEN; i++) r = this.pileCard(this.waste[i]!);
         if (r !== LOCK_OPEN) return r;
       }
     } else {
       // The row as it stands, then the pile, in the order they came off it.
-      let n = 0;
-      for (let i = 0; i < g.privLen; i++) this.waste[n++] = stockCards[g.priv[i]!]!;
-      for (let i = g.pileNext; i < g.wasteLen; i++) this.waste[n++] = stockCards[g.waste[i]!]!;
       if (this.settle()) return LOCK_SPACES;
-      const r = this.pile(n);
+      let r = this.pile(g.priv, g.privLen);
+      for (let i = g.pileNext; i < g.wasteLen && r === LOCK_OPEN; i++) r = this.pileCard(stockCards[g.waste[i]!]!);
       if (r !== LOCK_OPEN) return r;
     }
     let n = 0;
@@ -192,26 +202,31 @@ export class LockBound {
     return n < g.total ? LOCK_LOST : LOCK_OPEN;
   }
 
-  /**
-   * Runs the second deal's cards `waste[0 .. n)` through the row in order, L playing all it
-   * can after each: LOCK_LOST when the row overflows, LOCK_SPACES when L gives up, else
-   * LOCK_OPEN. (Cards already in the row never overflow it: at most `privileged` of them.)
-   */
-  private pile(n: number): number {
-    this.wasteLen = 0;
+  /** `pileCard` for the cards at the stock positions `at[0 .. n)`, in order, while it answers LOCK_OPEN. */
+  private pile(at: Uint8Array, n: number): number {
+    const stockCards = this.g.stockCards;
     for (let i = 0; i < n; i++) {
-      const card = this.waste[i]!;
-      // As for a draw: a card that is not released waits in the row and changes nothing else.
-      if (!this.released(card, false)) {
-        if (this.waiting >= this.g.privileged) return LOCK_LOST;
-        this.wait[card]!++;
-        this.waiting++;
-        continue;
-      }
-      this.freeCard(card, 1);
-      if (this.settle()) return LOCK_SPACES;
+      const r = this.pileCard(stockCards[at[i]!]!);
+      if (r !== LOCK_OPEN) return r;
     }
     return LOCK_OPEN;
+  }
+
+  /**
+   * The second deal's next card comes to the row, L playing all it can after it: LOCK_LOST
+   * when the row overflows, LOCK_SPACES when L gives up, else LOCK_OPEN. (Cards already in
+   * the row, which come first, never overflow it: at most `privileged` of them.)
+   */
+  private pileCard(card: number): number {
+    // As for a draw: a card that is not released waits in the row and changes nothing else.
+    if (!this.released(card, false)) {
+      if (this.waiting >= this.g.privileged) return LOCK_LOST;
+      this.wait[card]!++;
+      this.waiting++;
+      return LOCK_OPEN;
+    }
+    this.freeCard(card, 1);
+    return this.settle() ? LOCK_SPACES : LOCK_OPEN;
   }
 
   /**
@@ -311,12 +326,19 @@ export class LockBound {
     }
   }
 
+  /** L's waste top (0: the waste is empty). */
+  private wasteTop(): number {
+    if (this.wasteLen > 0) return this.waste[this.wasteLen - 1]!;
+    return this.baseLen > 0 ? this.g.stockCards[this.g.waste[this.baseLen - 1]!]! : 0;
+  }
+
   /** Takes released cards off the waste's top. */
   private clearWaste(): void {
-    while (this.wasteLen > 0) {
-      const card = this.waste[this.wasteLen - 1]!;
-      if (!this.released(card, false)) return;
-      this.wasteLen--;
+    for (;;) {
+      const card = this.wasteTop();
+      if (card === 0 || !this.released(card, false)) return;
+      if (this.wasteLen > 0) this.wasteLen--;
+      else this.baseLen--;
       this.freeCard(card, 1);
     }
   }
@@ -335,7 +357,7 @@ export class LockBound {
     this.clearWaste();
     while (this.changedLen > 0) {
       const card = this.changed[--this.changedLen]!;
-      if (this.wasteLen > 0 && this.waste[this.wasteLen - 1] === card) this.clearWaste();
+      if (card !== 0 && this.wasteTop() === card) this.clearWaste();
       const w = this.wait[card]!;
       if (w > 0 && this.released(card, false)) {
         this.wait[card] = 0;
