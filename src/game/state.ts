@@ -1,6 +1,6 @@
 import { type Card, CARD_CODES } from './cards.js';
 import { type Deal } from './deal.js';
-import { type Rules, BOOK } from './rules.js';
+import { type Rules, BOOK, MAX_COLUMNS } from './rules.js';
 
 /*
  * Packed moves: one 32-bit integer, `src | dst << 6 | card << 12`.
@@ -110,6 +110,10 @@ export class Game {
   private readonly takes = new Uint16Array(CARD_CODES + 1);
   private emptyCols = 0;
   private aceCols = 0;
+  /** Each column's exposed card (0: empty), and the columns whose exposed card is a pair's cover, or alone in its column. */
+  private readonly tops = new Uint8Array(MAX_COLUMNS);
+  private coverCols = 0;
+  private loneCols = 0;
   /** The first space, for `cardMoves` (set by `generate` and `generateWaste`). */
   private space = -1;
 
@@ -210,16 +214,19 @@ export class Game {
     this.takes.fill(0);
     this.emptyCols = 0;
     this.aceCols = 0;
+    this.coverCols = 0;
+    this.loneCols = 0;
     for (let c = 0; c < this.columns; c++) this.mark(c);
   }
 
   /** True when the marks kept by apply/undo are those `syncColumns` would compute (for tests). */
   columnMarksInSync(): boolean {
     const takes = this.takes.slice();
-    const empty = this.emptyCols;
-    const aces = this.aceCols;
+    const tops = this.tops.slice();
+    const masks = [this.emptyCols, this.aceCols, this.coverCols, this.loneCols];
     this.syncColumns();
-    let same = empty === this.emptyCols && aces === this.aceCols;
+    let same = masks.join() === [this.emptyCols, this.aceCols, this.coverCols, this.loneCols].join();
+    for (let i = 0; i < tops.length; i++) if (tops[i] !== this.tops[i]) same = false;
     for (let i = 0; i < takes.length; i++) if (takes[i] !== this.takes[i]) same = false;
     return same;
   }
@@ -229,13 +236,17 @@ export class Game {
     const l = this.len[c]!;
     const bit = 1 << c;
     if (l === 0) {
+      this.tops[c] = 0;
       this.emptyCols |= bit;
       return;
     }
     const card = this.cols[c * this.height + l - 1]!;
+    this.tops[c] = card;
     if ((card & 15) === 1) this.aceCols |= bit;
+    if (l === 1) this.loneCols |= bit;
     const o = this.orig[c]!;
-    if (this.building !== 0 && !(this.building === 1 && l > (o > 0 ? o : 1))) this.takes[card]! |= bit;
+    if (this.building === 1 && l > (o > 0 ? o : 1)) this.coverCols |= bit;
+    else if (this.building !== 0) this.takes[card]! |= bit;
   }
 
   /** Takes column c, as it stands, out of the marks (before a move changes it). */
@@ -247,7 +258,9 @@ export class Game {
       return;
     }
     this.aceCols &= bit;
-    this.takes[this.cols[c * this.height + l - 1]!]! &= bit;
+    this.coverCols &= bit;
+    this.loneCols &= bit;
+    this.takes[this.tops[c]!]! &= bit;
   }
 
   /** Recomputes what `canHome` reads from `found` (call after setting `found` by hand). */
@@ -306,7 +319,7 @@ export class Game {
     let n = 0;
     for (let m = this.aceCols; m !== 0; m &= m - 1) {
       const c = 31 - Math.clz32(m & -m);
-      out[n++] = c | (DST_FOUNDATION << 6) | (this.cols[c * this.height + this.len[c]! - 1]! << 12);
+      out[n++] = c | (DST_FOUNDATION << 6) | (this.tops[c]! << 12);
     }
     if (this.phase === 1) {
       if (this.wasteLen > 0) {
@@ -360,21 +373,16 @@ export class Game {
   generate(out: Int32Array, flags: number = GEN_ALL): number {
     // Compulsory aces (rule 1): while one is free, only ace moves.
     if (this.aceCols !== 0 || this.freeAceOffLayout()) return this.aceMoves(out);
-    const h = this.height;
     const C = this.columns;
-    const len = this.len;
-    const cols = this.cols;
-    const orig = this.orig;
-    const pairs = this.building === 1;
+    const tops = this.tops;
+    const cover = this.coverCols;
+    const lone = this.loneCols;
     const e = this.emptyCols;
     this.space = e === 0 ? -1 : 31 - Math.clz32(e & -e);
     let n = 0;
     for (let c = 0; c < C; c++) {
-      const l = len[c]!;
-      if (l === 0) continue;
-      const o = orig[c]!;
-      const movable = !pairs || l <= (o > 0 ? o : 1);
-      n = this.cardMoves(out, n, c, cols[c * h + l - 1]!, c, movable, l === 1, flags);
+      const card = tops[c]!;
+      if (card !== 0) n = this.cardMoves(out, n, c, card, c, ((cover >> c) & 1) === 0, ((lone >> c) & 1) !== 0, flags);
     }
     if (this.phase === 1) {
       if (this.wasteLen > 0) n = this.cardMoves(out, n, SRC_WASTE, this.stockCards[this.waste[this.wasteLen - 1]!]!, -1, true, false, flags);
