@@ -98,20 +98,24 @@ export class Game {
   private hist: Int32Array;
   histLen = 0;
   /**
-   * For each card code, the columns (a bit each) that expose it and take a card on it (a pair,
-   * or a build under building=suit); and the columns that are empty, and that expose an ace.
-   * Kept by apply/undo for the two columns a move touches (`unmark` before, `mark` after), so
-   * that `generate` finds every pair's target without a pass over the layout; `syncColumns`
-   * after the columns are set by hand. (Until session 26 `generate` built them in a scratch
-   * table at every call, with a pass over the columns, and cleared it after: `generate` had 28 %
-   * of the portfolio's time on hard book deals, 18 % since; the move bench's generate+apply
-   * went from 2.3 M to 3.3 M moves a second, undo from 33 M to 18 M.)
+   * The columns' marks, kept by apply/undo for the two columns a move touches (`unmark` before,
+   * `mark` after; `syncColumns` after the columns are set by hand), so that `generate` makes
+   * the layout's moves without working these out again:
+   *   - `takes`: for each card code, the columns (a bit each) that expose it and take a card on
+   *     it (a pair, or a build under building=suit);
+   *   - `tops`: each column's exposed card (0: empty);
+   *   - the columns that are empty, that expose an ace, whose exposed card is a pair's cover
+   *     (it only goes home), and that hold one card.
+   * (Until session 26 `generate` built `takes` in a scratch table at every call, with a pass
+   * over the columns, and cleared it after: `generate` had 28 % of the portfolio's time on hard
+   * book deals, 18 % since. The move bench's generate+apply: 2.3 M -> 3.3 M moves a second
+   * with `takes`, and a further 5.7 M -> 6.7 M with `tops` and the masks on a faster hour; undo
+   * 33 M -> 18 M.)
    */
   private readonly takes = new Uint16Array(CARD_CODES + 1);
+  private readonly tops = new Uint8Array(MAX_COLUMNS);
   private emptyCols = 0;
   private aceCols = 0;
-  /** Each column's exposed card (0: empty), and the columns whose exposed card is a pair's cover, or alone in its column. */
-  private readonly tops = new Uint8Array(MAX_COLUMNS);
   private coverCols = 0;
   private loneCols = 0;
   /** The first space, for `cardMoves` (set by `generate` and `generateWaste`). */
@@ -209,7 +213,7 @@ export class Game {
     return this.homeable[card] !== 0;
   }
 
-  /** Recomputes the columns' marks (`takes`, the empty columns, the aces) after `cols`, `len` or `orig` were set by hand. */
+  /** Recomputes the columns' marks after `cols`, `len` or `orig` were set by hand. */
   syncColumns(): void {
     this.takes.fill(0);
     this.emptyCols = 0;
