@@ -237,30 +237,26 @@ export class Game {
 
   /** Adds column c, as it stands, to the marks. */
   private mark(c: number): void {
-    const l = this.len[c]!;
     const bit = 1 << c;
-    if (l === 0) {
-      this.tops[c] = 0;
+    const card = this.top(c);
+    this.tops[c] = card;
+    if (card === 0) {
       this.emptyCols |= bit;
       return;
     }
-    const card = this.cols[c * this.height + l - 1]!;
-    this.tops[c] = card;
     if ((card & 15) === 1) this.aceCols |= bit;
-    if (l === 1) this.loneCols |= bit;
-    const o = this.orig[c]!;
-    if (this.building === 1 && l > (o > 0 ? o : 1)) this.coverCols |= bit;
+    if (this.len[c] === 1) this.loneCols |= bit;
+    if (this.isPairTop(c)) this.coverCols |= bit;
     else if (this.building !== 0) this.takes[card]! |= bit;
   }
 
-  /** Takes column c, as it stands, out of the marks (before a move changes it). */
+  /**
+   * Takes column c, as it stands, out of the marks (before a move changes it). An empty column's
+   * `tops` entry is 0, and `takes[0]` is never read (cards are 1 or more).
+   */
   private unmark(c: number): void {
-    const l = this.len[c]!;
     const bit = ~(1 << c);
-    if (l === 0) {
-      this.emptyCols &= bit;
-      return;
-    }
+    this.emptyCols &= bit;
     this.aceCols &= bit;
     this.coverCols &= bit;
     this.loneCols &= bit;
