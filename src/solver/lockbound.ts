@@ -73,8 +73,8 @@ export class LockBound {
   /** For each card, the columns (a bit each) whose free part stops at a copy of it. */
   private readonly stopAt = new Uint16Array(64);
   /**
-   * L's waste in the first deal: the bottom `baseLen` cards of the real waste, read where they
-   * lie (`g.waste`), then `waste[0 .. wasteLen)`, the cards L has drawn and kept since.
+   * L's waste in the first deal, as stock positions: the bottom `baseLen` of the real waste,
+   * read where they lie (`g.waste`), then `waste[0 .. wasteLen)`, those L has drawn and kept.
    */
   private baseLen = 0;
   private readonly waste: Uint8Array;
@@ -165,7 +165,7 @@ export class LockBound {
       let counting = this.baseLen === g.wasteLen;
       for (let p = g.stockPtr; p < g.stockSize; p++) {
         const card = stockCards[p]!;
-        this.waste[this.wasteLen++] = card;
+        this.waste[this.wasteLen++] = p;
         // L stood still before this draw (settle plays all it can). A card that is not
         // released stays on the waste and changes nothing else: L stands still again.
         if (this.released(card, false)) {
@@ -186,15 +186,15 @@ export class LockBound {
         const kept = this.wasteLen;
         this.baseLen = 0;
         this.wasteLen = 0;
-        let r = this.pile(g.waste, base);
-        for (let i = 0; i < kept && r === LOCK_OPEN; i++) r = this.pileCard(this.waste[i]!);
+        let r = this.pile(g.waste, 0, base);
+        if (r === LOCK_OPEN) r = this.pile(this.waste, 0, kept);
         if (r !== LOCK_OPEN) return r;
       }
     } else {
       // The row as it stands, then the pile, in the order they came off it.
       if (this.settle()) return LOCK_SPACES;
-      let r = this.pile(g.priv, g.privLen);
-      for (let i = g.pileNext; i < g.wasteLen && r === LOCK_OPEN; i++) r = this.pileCard(stockCards[g.waste[i]!]!);
+      let r = this.pile(g.priv, 0, g.privLen);
+      if (r === LOCK_OPEN) r = this.pile(g.waste, g.pileNext, g.wasteLen);
       if (r !== LOCK_OPEN) return r;
     }
     let n = 0;
@@ -202,10 +202,10 @@ export class LockBound {
     return n < g.total ? LOCK_LOST : LOCK_OPEN;
   }
 
-  /** `pileCard` for the cards at the stock positions `at[0 .. n)`, in order, while it answers LOCK_OPEN. */
-  private pile(at: Uint8Array, n: number): number {
+  /** `pileCard` for the cards at the stock positions `at[from .. to)`, in order, while it answers LOCK_OPEN. */
+  private pile(at: Uint8Array, from: number, to: number): number {
     const stockCards = this.g.stockCards;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < to; i++) {
       const r = this.pileCard(stockCards[at[i]!]!);
       if (r !== LOCK_OPEN) return r;
     }
@@ -328,8 +328,9 @@ export class LockBound {
 
   /** L's waste top (0: the waste is empty). */
   private wasteTop(): number {
-    if (this.wasteLen > 0) return this.waste[this.wasteLen - 1]!;
-    return this.baseLen > 0 ? this.g.stockCards[this.g.waste[this.baseLen - 1]!]! : 0;
+    const g = this.g;
+    if (this.wasteLen > 0) return g.stockCards[this.waste[this.wasteLen - 1]!]!;
+    return this.baseLen > 0 ? g.stockCards[g.waste[this.baseLen - 1]!]! : 0;
   }
 
   /** Takes released cards off the waste's top. */
