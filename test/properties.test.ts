@@ -52,8 +52,9 @@ function checkCounts(g: Game, want: Int32Array, where: () => string): void {
       if (g.canHome((suit << 4) | r) !== takes) fail(`canHome(${(suit << 4) | r}) is ${!takes}, the foundations say ${takes} (${where()})`);
     }
   }
-  // the columns' marks that apply/undo keep for generate (the columns taking each card, the
-  // spaces, the exposed aces) are those a pass over the layout gives
+  // the columns' marks that apply/undo keep for generate (Game.mark: the columns taking each
+  // card, the exposed cards, the spaces, aces, pair covers and lone cards) are those a pass over
+  // the layout gives
   if (!g.columnMarksInSync()) fail(`the columns' marks kept by apply/undo differ from the layout's (${where()})`);
   // the in-play mask (stock positions in the waste, or in the privileged row and the pile)
   const mask = new Uint32Array(g.inPlayMask.length);

@@ -9,7 +9,7 @@ import seedrandom from 'seedrandom';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   Game,
-  type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, parseRules, parseSize, replay,
+  type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, formatRules, formatSolution, moveSrc, parseRules, parseSize, replay,
   verifyMoves, verifyText,
 } from '../src/game/index.js';
 import { HEURISTICS, blocked, spaces, waiting } from '../src/solver/heuristics.js';
@@ -1023,7 +1023,7 @@ describe('WasteBound', () => {
 /** The draw among the legal moves, or -1 (the stock is empty, or an ace must go up first). */
 function legalDraw(g: Game, moves: Int32Array): number {
   const c = g.generate(moves, GEN_ALL);
-  for (let i = 0; i < c; i++) if ((moves[i]! & 63) === SRC_DRAW) return moves[i]!;
+  for (let i = 0; i < c; i++) if (moveSrc(moves[i]!) === SRC_DRAW) return moves[i]!;
   return -1;
 }
 
