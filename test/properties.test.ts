@@ -52,6 +52,16 @@ function checkCounts(g: Game, want: Int32Array, where: () => string): void {
       if (g.canHome((suit << 4) | r) !== takes) fail(`canHome(${(suit << 4) | r}) is ${!takes}, the foundations say ${takes} (${where()})`);
     }
   }
+  // so must the copies home that apply/undo count for homeCounts
+  const counts = new Int8Array(64);
+  g.homeCounts(counts);
+  for (let suit = 0; suit < 4; suit++) {
+    for (let r = 1; r <= g.ranks; r++) {
+      let n = 0;
+      for (let k = 0; k < g.packs; k++) if (g.found[suit * g.packs + k]! >= r) n++;
+      if (counts[(suit << 4) | r] !== n) fail(`homeCounts has ${counts[(suit << 4) | r]} of card ${(suit << 4) | r} home, the foundations say ${n} (${where()})`);
+    }
+  }
   // the columns' marks that apply/undo keep for generate (Game.mark: the columns taking each
   // card, the exposed cards, the spaces, aces, pair covers and lone cards) are those a pass over
   // the layout gives

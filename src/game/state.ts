@@ -82,6 +82,11 @@ export class Game {
    * by hand.
    */
   private readonly homeable = new Uint8Array(CARD_CODES + 1);
+  /**
+   * For each card code, how many copies of it are home (what the foundations' tops imply); kept
+   * by apply/undo and `syncFoundations`, and copied out by `homeCounts`.
+   */
+  private readonly homeCnt = new Int8Array(CARD_CODES);
   home = 0;
   phase = 1;
   stockPtr = 0;
@@ -266,23 +271,21 @@ export class Game {
   /** Recomputes what `canHome` reads from `found` (call after setting `found` by hand). */
   syncFoundations(): void {
     const homeable = this.homeable;
+    const cnt = this.homeCnt;
     homeable.fill(0);
+    cnt.fill(0);
     for (let s = 0; s < 4; s++) {
       for (let k = 0; k < this.packs; k++) {
         const top = this.found[s * this.packs + k]!;
         if (top < this.ranks) homeable[(s << 4) | (top + 1)]!++;
+        for (let r = 1; r <= top; r++) cnt[(s << 4) | r]!++;
       }
     }
   }
 
   /** Writes into `out[card]` how many copies of each card are home (what the foundations' tops imply). */
   homeCounts(out: Int8Array): void {
-    out.fill(0);
-    for (let s = 0; s < 4; s++)
-      for (let k = 0; k < this.packs; k++) {
-        const top = this.found[s * this.packs + k]!;
-        for (let r = 1; r <= top; r++) out[(s << 4) | r]!++;
-      }
+    out.set(this.homeCnt);
   }
 
   isWon(): boolean {
@@ -485,6 +488,7 @@ export class Game {
         this.found[f] = card & 15;
         this.homeable[card]!--;
         if ((card & 15) < this.ranks) this.homeable[card + 1]!++;
+        this.homeCnt[card]!++;
         this.home++;
         aux |= f << 12;
       } else {
@@ -525,6 +529,7 @@ export class Game {
       this.found[(aux >> 12) & 7]!--;
       this.homeable[card]!++;
       if ((card & 15) < this.ranks) this.homeable[card + 1]!--;
+      this.homeCnt[card]!--;
       this.home--;
     } else {
       this.unmark(dst);
