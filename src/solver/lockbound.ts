@@ -80,6 +80,8 @@ export class LockBound {
   private readonly waste: Uint8Array;
   private wasteLen = 0;
   private waiting = 0;
+  /** Cards home in L (all of `home`). */
+  private homeN = 0;
   /** The tactics of the check under way: targets (0 none, 1 top-row cards only, 2 all), and when spaces count. */
   private targets = 2;
   /** 0: a space may take a card now; 1: not before the second deal; 2: never. */
@@ -139,7 +141,7 @@ export class LockBound {
     // An empty column that may take a card: give up (first, as it is cheap: depth-first search
     // asks at every position with `lockBoundEvery`). A card placed in a space is a column like
     // any other (class comment).
-    if (this.noSpaces === 0) for (let c = 0; c < g.columns; c++) if (g.len[c] === 0) return LOCK_SPACES;
+    if (this.noSpaces === 0 && g.firstSpace() >= 0) return LOCK_SPACES;
     this.emptied = false;
     this.changedLen = 0;
     const home = this.home;
@@ -147,7 +149,7 @@ export class LockBound {
     const target = this.target;
     free.fill(0);
     target.fill(0);
-    this.topTarget.fill(0);
+    if (this.targets === 1) this.topTarget.fill(0);
     this.wait.fill(0);
     this.stopAt.fill(0);
     this.waiting = 0;
@@ -155,6 +157,7 @@ export class LockBound {
     this.wasteLen = 0;
     g.homeCounts(home);
     this.homeAtStart.set(home);
+    this.homeN = g.home;
     for (let c = 0; c < g.columns; c++) this.stop[c] = g.len[c]!;
     for (let c = 0; c < g.columns; c++) if (this.advance(c) && this.spaceMayCome()) return LOCK_SPACES;
     const stockCards = g.stockCards;
@@ -197,9 +200,7 @@ export class LockBound {
       if (r === LOCK_OPEN) r = this.pile(g.waste, g.pileNext, g.wasteLen);
       if (r !== LOCK_OPEN) return r;
     }
-    let n = 0;
-    for (let c = 0; c < 64; c++) n += home[c]!;
-    return n < g.total ? LOCK_LOST : LOCK_OPEN;
+    return this.homeN < g.total ? LOCK_LOST : LOCK_OPEN;
   }
 
   /** `pileCard` for the cards at the stock positions `at[from .. to)`, in order, while it answers LOCK_OPEN. */
@@ -287,7 +288,7 @@ export class LockBound {
       // pair's cover never takes a pair).
       if (i < cover) {
         this.target[card]!++;
-        if (i === 0) this.topTarget[card]!++;
+        if (i === 0 && this.targets === 1) this.topTarget[card]!++;
         this.changed[this.changedLen++] = card - 1;
       }
       this.stop[c] = i;
@@ -321,6 +322,7 @@ export class LockBound {
         home[c]!++;
       }
       if (home[c] === before) return;
+      this.homeN += home[c]! - before;
       if (r === ranks) return;
       this.changed[this.changedLen++] = c + 1;
     }
