@@ -4,7 +4,7 @@
  * per-deal CSVs, a well-formed SVG, resume (finished rows skipped, a half-done one finished),
  * --only, options that differ from the directory's refused, and one-line errors.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/files.js';
@@ -229,6 +229,24 @@ describe('limited experiment tactics', () => {
     const md = readFileSync(join(d, 'tactics.md'), 'utf8');
     expect(md).toMatch(/^- sampling-always-eager: not run$/m);
     expect(readFileSync(join(d, 'tactics.svg'), 'utf8').match(/<rect class="bar"/g)).toHaveLength(11);
+  });
+
+  it("in a clone (the rows' sidecars kept, not their CSVs) a chosen row is run again, the others are listed as not there", () => {
+    const d = join(dir, 'only');
+    const clone = join(dir, 'clone');
+    cpSync(d, clone, { recursive: true });
+    for (const f of readdirSync(clone)) if (f.endsWith('.csv') && f !== 'tactics.csv') rmSync(join(clone, f));
+    const r = ok([...TINY, '--only', 'greedy-always-eager,greedy-never-hold', '--out', clone]);
+    expect(r.stderr).toMatch(/row 1\/2 greedy-always-eager: .*greedy-always-eager\.csv is not there \(only its sidecar\): running the row from the start/);
+    const t = records(join(clone, 'tactics.csv'));
+    expect(t.map((x) => x['row'])).toEqual(['greedy-always-eager', 'greedy-never-hold']);
+    // The same deals and options: the same rows as before.
+    const noMs = (text: string) => text.split('\n').map((l) => l.replace(/,[\d.e-]+$/, ''));
+    for (const row of ['greedy-always-eager', 'greedy-never-hold'])
+      expect(noMs(readFileSync(join(clone, `${row}.csv`), 'utf8')), row).toEqual(noMs(readFileSync(join(d, `${row}.csv`), 'utf8')));
+    const md = readFileSync(join(clone, 'tactics.md'), 'utf8');
+    expect(md).toMatch(/^- greedy-always-hold: .*greedy-always-hold\.csv is not there, only its sidecar \(the rows' CSVs are not kept in git\): run the row again to include it$/m);
+    expect(md).toMatch(/^- sampling-always-eager: not run$/m);
   });
 
   it('refuses options other than those the directory was made with, before any work', () => {

@@ -7,7 +7,7 @@
  * per deal but one byte of the baseline's outcome (a Uint8Array over the range) and one of the
  * row's own (to catch a deal twice); the verdict is the only field read.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserError } from '../game/index.js';
 import { runDifference } from '../batch/compare.js';
@@ -26,10 +26,16 @@ export interface RowCounts {
   readonly unknown: number;
 }
 
-/** Is a row's results file there, finished, and made by the row's options? */
+/**
+ * Is a row's results file there, finished, and made by the row's options? `noFile`: its sidecar
+ * is there (made with these options) but not the CSV itself, as in a clone of the repository,
+ * which keeps the rows' sidecars and summaries but not their CSVs (.gitignore): the row has to
+ * be run again to be read, and a run starts it afresh.
+ */
 export type RowState =
   | { readonly state: 'absent' }
   | { readonly state: 'other'; readonly why: string }
+  | { readonly state: 'noFile'; readonly meta: Meta }
   | { readonly state: 'incomplete'; readonly meta: Meta }
   | { readonly state: 'complete'; readonly meta: Meta };
 
@@ -38,6 +44,7 @@ export function rowState(row: ExperimentRow, file: string): RowState {
   if (!meta) return { state: 'absent' };
   const d = runDifference(meta, { job: row.spec, range: row.range, shard: null });
   if (d) return { state: 'other', why: `made with ${d.option} ${d.a}, not ${d.b}` };
+  if (!existsSync(file)) return { state: 'noFile', meta };
   return meta.complete ? { state: 'complete', meta } : { state: 'incomplete', meta };
 }
 

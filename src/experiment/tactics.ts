@@ -78,10 +78,12 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
     const row = chosen[i]!;
     const file = rowFile(cfg.dir, row);
     const tag = `row ${i + 1}/${n} ${row.name}`;
-    if (states.get(row.name)!.state === 'complete') {
+    const state = states.get(row.name)!.state;
+    if (state === 'complete') {
       note(`experiment tactics: ${tag}: done already (${describe(row)}; ${file})`);
       continue;
     }
+    if (state === 'noFile') note(`experiment tactics: ${tag}: ${file} is not there (only its sidecar): running the row from the start`);
     note(`experiment tactics: ${tag}: ${describe(row)} -> ${file}`);
     const res = await runBatch({
       spec: row.spec,
@@ -173,7 +175,9 @@ export async function summarizeRows(
       const why =
         st.state === 'absent'
           ? 'not run'
-          : st.state === 'other'
+          : st.state === 'noFile'
+            ? `${file} is not there, only its sidecar (the rows' CSVs are not kept in git): run the row again to include it`
+            : st.state === 'other'
             ? `${file} was ${st.why}`
             : `incomplete (${st.meta.sessions.reduce((a, s) => a + s.deals, 0)} of ${row.range.count} deals done): run the command again to finish it`;
       missing.push({ name: row.name, why });

@@ -31,7 +31,9 @@ export interface TacticsCliOptions {
 export const TACTICS_DEFAULTS = {
   deals: '10000',
   from: '1',
-  out: 'results/tactics',
+  // Not results/tactics, which holds the real run's sidecars and summary (kept in git): a run
+  // with other options there is refused, as it would mix two experiments.
+  out: 'results/tactics-quick',
   solverDeals: '200',
   solverNodes: '100000',
   samplingDeals: '100',
@@ -57,10 +59,10 @@ export function registerExperiment(program: Command): void {
     .addHelpText(
       'after',
       examples(
-        'limited experiment tactics                                   # the defaults: a quick look (about 10 min on 2 cores)',
-        'limited experiment tactics --only greedy --deals 1000000     # the greedy rows of the real run',
-        'limited experiment tactics --deals 1000000 --solver-deals 2000 --sampling-deals 500 --workers 2',
-        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-deals 500',
+        'limited experiment tactics                                   # the defaults: a quick look (about 10 min on 2 cores), in results/tactics-quick',
+        'limited experiment tactics --deals 1000000 --solver-deals 2000 --sampling-deals 500 --workers 2 --out results/tactics   # the real run',
+        'limited experiment tactics --only greedy --deals 1000000 --out results/tactics-greedy   # the greedy rows alone',
+        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-deals 500 --out results/tactics-p2',
       ) +
         `
 Rows (each one batch run, ROW.csv in --out; the same deal numbers within a group, so each

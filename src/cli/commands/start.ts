@@ -6,7 +6,7 @@ import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
 
 /**
  * The default experiment (what `npm start` runs): book deals 1-2000 at full size, solved with
- * the `portfolio` preset (a rollout and a depth-first search side by side) at a modest node budget, so that it takes a
+ * the `portfolio` preset (a rollout, a best-first search and a depth-first search side by side) at a modest node budget, so that it takes a
  * few minutes on two cores. Deals the budget does not decide are reported as unknown.
  */
 export const START_OUT = 'results/default.csv';
@@ -25,8 +25,9 @@ export function registerStart(program: Command): void {
       'after',
       examples('limited start', 'limited start --fresh', 'npm start                           # builds, then runs this') +
         `\nThe same as: limited ${START_ARGS.join(' ')}\n` +
-        'Book deals 1-2000 at full size, each solved by the portfolio preset (a rollout and a\n' +
-        "depth-first search side by side) with at most 100000 nodes: deals it does not decide within the budget are counted as 'unknown', and the 95 %\n" +
+        'Book deals 1-2000 at full size, each solved by the portfolio preset (a rollout, a\n' +
+        'best-first search and a depth-first search side by side) with at most 100000 nodes: deals\n' +
+        "it does not decide within the budget are counted as 'unknown', and the 95 %\n" +
         'interval counts them as lost for its low end and as won for its high end.\n' +
         "'limited batch --help' has the options for other experiments.\n",
     )
