@@ -12,6 +12,7 @@ import { DealSet, chooseShard, chunks, shardPart } from '../src/batch/range.js';
 import { csvText, parseCsvLine } from '../src/batch/files.js';
 import { type CompactRow, PLAY_HEADER, compactRow, playSpec, rowRecords, solveSpec } from '../src/batch/job.js';
 import { chunkText } from '../src/batch/run.js';
+import { type BatchCliOptions, batchConfig } from '../src/cli/commands/batch.js';
 import { pairedDifference, percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
 import { BOOK, PYSOL, parseSize } from '../src/game/index.js';
 
@@ -304,6 +305,27 @@ describe('limited batch', () => {
     writeFileSync(path('foreign.csv'), 'a,b\n1,2\n');
     expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--out', path('foreign.csv')]), /has no sidecar/);
     expect(readFileSync(path('foreign.csv'), 'utf8')).toBe('a,b\n1,2\n');
+  });
+});
+
+describe('the default results file (no --out)', () => {
+  it('names every choice but the budgets that is not the default, so that such runs do not meet', () => {
+    const name = (o: BatchCliOptions): string => batchConfig({ from: '1', count: '20', ...o }, [], {}).out;
+    expect(name({})).toBe('results/batch-1-20.csv');
+    expect(name({ maxNodes: '5000' })).toBe('results/batch-1-20.csv');
+    expect(name({ preset: 'fast' })).toBe('results/batch-fast-1-20.csv');
+    expect(name({ search: 'best', heuristic: 'buried' })).toBe('results/batch-best-buried-1-20.csv');
+    expect(name({ pairing: 'never' })).toBe('results/batch-pairing-never-1-20.csv');
+    expect(name({ size: '1x5,4x3' })).toBe('results/batch-1x5-4x3-1-20.csv');
+    expect(name({ rules: 'pysol' })).toBe('results/batch-pysol-1-20.csv');
+    expect(name({ player: 'greedy' })).toBe('results/greedy-1-20.csv');
+    expect(name({ player: 'greedy', pairing: 'cautious', spaces: 'hold' })).toBe('results/greedy-pairing-cautious-spaces-hold-1-20.csv');
+    expect(name({ player: 'greedy', pile: 'forgotten' })).toBe('results/greedy-pile-forgotten-1-20.csv');
+    expect(name({ player: 'sampling:samples=16,nodes=500' })).toBe('results/sampling-samples-16-nodes-500-1-20.csv');
+    const pysol = (o: BatchCliOptions): string => batchConfig({ pysolRange: '1-20', ...o }, [], {}).out;
+    expect(pysol({})).toBe('results/pysol-1-20.csv');
+    expect(pysol({ player: 'greedy' })).toBe('results/greedy-pysol-1-20.csv');
+    expect(pysol({ rules: 'book' })).toBe('results/pysol-book-1-20.csv');
   });
 });
 

@@ -88,8 +88,7 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   // The shard and the file.
   const shards = o.shards !== undefined ? positiveInteger('--shards', o.shards) : undefined;
   const { shard, from: shardFrom } = chooseShard(o.shard, shards, env);
-  const stem = spec.player ? playerName(spec.player.spec) : source === 'pysol' ? 'pysol' : 'batch';
-  let file = o.out ?? `results/${stem}${spec.player && source === 'pysol' ? '-pysol' : ''}-${range.from}-${range.from + range.count - 1}.csv`;
+  let file = o.out ?? defaultOut(spec, range);
   if (file === '' || file === '-') throw new UserError(`--out needs a file name ('-' is not accepted: the summary goes to stdout)`);
   if (o.out === undefined) {
     try {
@@ -121,6 +120,34 @@ export function jobFromFlags(o: BatchCliOptions, source: DealSourceKind, rules: 
     throw new UserError(`--pile must be remembered or forgotten, not '${o.pile}'`);
   const tactics = tacticsFromFlags(o);
   return prefixed('--player', () => playSpec(source, rules, size, o.player!, tactics, (o.pile ?? 'remembered') as 'remembered' | 'forgotten'));
+}
+
+/** The solver's and the players' choices that are their defaults, left out of a default file name. */
+const DEFAULT_CHOICES = new Set(['preset=portfolio', 'pairing=always', 'spaces=eager', 'pile=remembered']);
+
+/**
+ * The results file when --out is not given: results/NAME-A-B.csv. NAME says what plays the deals
+ * (the player, or `batch` for the solver; `pysol` for PySolFC games) and every choice that is not
+ * the default but the budgets: the preset or search, the tactics, a player's parameters and
+ * pile, the rules when not the deals' own, the size when not the full one. So runs that differ
+ * in those get files of their own (`greedy-cautious-hold-1-1000.csv`), and the defaults keep the
+ * short names (`batch-1-1000.csv`, `greedy-1-1000.csv`); a run with another budget is refused
+ * by name when it meets the file, as any resumed run is.
+ */
+export function defaultOut(spec: JobSpec, range: DealRange): string {
+  const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+  const parts: string[] = [];
+  for (const token of spec.method.split(' ')) {
+    if (DEFAULT_CHOICES.has(token)) continue;
+    const [key, value] = [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)];
+    // A player, a preset, a search or a heuristic by its name alone; a tactic as key-value.
+    parts.push(slug(key === 'player' || key === 'preset' || key === 'search' || key === 'heuristic' ? value : token));
+  }
+  if (!spec.player) parts.unshift(spec.source === 'pysol' ? 'pysol' : 'batch');
+  else if (spec.source === 'pysol') parts.push('pysol');
+  if (spec.rules !== (spec.source === 'pysol' ? 'pysol' : 'book')) parts.push(slug(spec.rules));
+  if (spec.size !== formatSize(FULL_SIZE)) parts.push(slug(spec.size));
+  return `results/${parts.join('-')}-${range.from}-${range.from + range.count - 1}.csv`;
 }
 
 /** Runs a batch and prints its summary; sets the exit status (130/143 when interrupted, 3 for a solver bug). */
@@ -187,7 +214,7 @@ export function registerBatch(program: Command): void {
   addTacticsOptions(cmd, 'both')
     .option('--pile <memory>', "with --player: remembered (default: the player knows the pile's order in the second deal) or forgotten (it turns the fifth card blind)")
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
-    .option('--out <file>', 'results CSV; FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, results/pysol-A-B.csv, or results/PLAYER-A-B.csv)')
+    .option('--out <file>', 'results CSV; FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, results/pysol-A-B.csv or results/PLAYER-A-B.csv, with every choice but the budgets that is not the default: results/batch-fast-A-B.csv, results/greedy-pairing-cautious-spaces-hold-A-B.csv)')
     .option('--shard <i/n>', 'run shard I of N: the I-th of N contiguous blocks of the range (file name gets .shard-I-of-N)')
     .option('--shards <n>', 'N shards, the shard taken from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)')
     .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32; greedy player: up to 5000)')
