@@ -266,6 +266,9 @@ describe('deal sets', () => {
     expect(() => parseSet('{"name":"x","source":"v1","rules":"book","deals":[1,2],"count":3}', 'x.json')).toThrow(/x\.json: "count" is 3 but "deals" holds 2 deals/);
     expect(() => parseSet('{"name":"x","source":"web","rules":"book","deals":[1]}', 'x.json')).toThrow(/"source" must be "v1"/);
     expect(() => parseSet('not json', 'x.json')).toThrow(/x\.json: not valid JSON/);
+    // The file named once: a missing rules string, then rules that do not parse.
+    expect(() => parseSet('{"name":"x","source":"v1","rules":"","deals":[1]}', 'x.json')).toThrow(/^x\.json: "rules" must be a non-empty string$/);
+    expect(() => parseSet('{"name":"x","source":"v1","rules":"bogus","deals":[1]}', 'x.json')).toThrow(/^x\.json: "rules": [^]*bogus/);
   });
 
   it('--deal-set takes a set file by path; an unknown name lists the sets', () => {

@@ -115,6 +115,14 @@ describe('deal-file errors', () => {
     );
     expect(errorOf(text([...GOOD.slice(0, 4), 'stock 1: 5C AH 2C 3C AC 3S 2D 4D']))).toBe("my.deal:5: unknown line 'stock 1: 5C AH 2C 3C AC 3S 2D 4D'");
     expect(errorOf(text([...GOOD.slice(0, 4), 'row: 5C']))).toBe("my.deal:5: 'row' needs a number, e.g. 'row 1:'");
+    // the line quoted printable and short: control characters escaped, a long line cut
+    expect(errorOf(withLine(0, 'bell\x07 and\ttab\x1b[31m'))).toBe(
+      "my.deal:1: unknown line 'bell\\x07 and\\ttab\\x1b[31m' (expected deal:, rules:, size:, row N: or stock:)",
+    );
+    expect(errorOf(withLine(0, 'x'.repeat(5000)))).toBe(
+      `my.deal:1: unknown line '${'x'.repeat(60)}... (5000 characters)' (expected deal:, rules:, size:, row N: or stock:)`,
+    );
+    expect(errorOf(withLine(3, 'row 3: \x01Z AS 4C 5D'))).toBe("my.deal:4: unknown card '\\x01Z'");
   });
 
   it('a bad rules: line', () => {

@@ -59,7 +59,7 @@ describe('rule 2: pairing', () => {
     const p = paired.then('c3>c4 2S', 'c3>f AH', 'draw AS', 'w>f AS');
     p.expectOnly('c2>c3 4S', 'c4>f 2S', 'draw 2S');
     // c1's covering 3S may not go up yet: the spades stand at 1
-    p.expectRefused('c1>f 3S', '3S cannot go to a foundation (the ♠ foundations stand at rank 1 and 0)');
+    p.expectRefused('c1>f 3S', '3S cannot go to a foundation (the ♠ foundations are at AS and empty)');
   });
 
   it('(reading) once the covering card has gone up, the card under it is ordinary: it may move, receive a new pair, go up', () => {
@@ -73,7 +73,7 @@ describe('rule 2: pairing', () => {
     withTwo.expectRefused('w>c1 2S', ON_PAIR('c1', '3S'));
     const repaired = withTwo.then('w>c4 2S');
     repaired.expectRefused('c4>c3 2S', COVERING('2S')); // and the new pair is a pair like any other
-    repaired.expectRefused('c4>f 2S', '2S cannot go to a foundation (the ♠ foundations stand at rank 2 and 0)');
+    repaired.expectRefused('c4>f 2S', '2S cannot go to a foundation (the ♠ foundations are at 2S and empty)');
   });
 
   it('pairing is never compulsory', () => {
@@ -121,7 +121,7 @@ describe('rule 4: the waste top is playable to all three destinations', () => {
   it('as a pair, and into a space; refused onto a pair and to a foundation not ready', () => {
     const q = p.then('draw AS', 'w>f AS', 'c4>f 2S', 'draw 2S'); // spades at 2 and 0, c4 = 3H 3S plain
     q.expectAllowed('w>c4 2S', 'w>c3 2S');
-    q.expectRefused('w>f 2S', '2S cannot go to a foundation (the ♠ foundations stand at rank 2 and 0)');
+    q.expectRefused('w>f 2S', '2S cannot go to a foundation (the ♠ foundations are at 2S and empty)');
     q.expectRefused('w>c1 2S', ON_PAIR('c1', '3S'));
   });
 
@@ -156,7 +156,7 @@ describe('rule 1: compulsory aces (reading: while an ace is free only free-ace m
     const up = start.then('c1>f AS', 'c2>f AH');
     up.expectOnly('c3>c4 4C', 'draw AC');
     expect(up.legal().some((m) => m.endsWith(' AD'))).toBe(false);
-    up.expectRefused('c3>f 4C', '4C cannot go to a foundation (the ♣ foundations stand at rank 0)');
+    up.expectRefused('c3>f 4C', '4C cannot go to a foundation (the ♣ foundation is empty)');
     const exposed = up.then('c3>c4 4C'); // AD is exposed now: it must go up first
     exposed.expectOnly('c3>f AD');
     exposed.expectRefused('draw AC', ACE_FREE('c3 AD'));
@@ -249,7 +249,7 @@ describe('rule 5: the redeal', () => {
     const over = r.then('w>c4 4C');
     expect(over.legal()).toEqual([]);
     over.expectRefused('redeal', 'there is no second deal under second-deal=none');
-    over.expectRefused('w>f 3C', '3C cannot go to a foundation (the ♣ foundations stand at rank 0)');
+    over.expectRefused('w>f 3C', '3C cannot go to a foundation (the ♣ foundation is empty)');
   });
 
   it('phase-1 sources and moves are gone after the redeal; phase-2 ones do not exist before it', () => {
@@ -318,7 +318,7 @@ describe('rule 6 with spaces and rule 7: the fifth card', () => {
     const p = redealt.then('p3>c1 5C'); // refill: 4S comes off the pile as p4
     expect(privRow(p.game())).toEqual(['3C', '4C', '3H', '4S']);
     p.expectAllowed('p2>c1 4C', 'p4>f 4S');
-    p.expectRefused('p1>f 3C', '3C cannot go to a foundation (the ♣ foundations stand at rank 0)');
+    p.expectRefused('p1>f 3C', '3C cannot go to a foundation (the ♣ foundation is empty)');
     p.expectRefused('n>f 4H', FIFTH_BLOCKED);
   });
 
@@ -340,7 +340,7 @@ describe('rule 6 with spaces and rule 7: the fifth card', () => {
     expect(fifth(g)).toBe('3D');
     expect(g.blindTurn()).toBe('lose');
     p.expectOnly('c2>f 5S');
-    p.expectRefused('n>f 3D', '3D cannot go to a foundation (the ♦ foundations stand at rank 0)');
+    p.expectRefused('n>f 3D', '3D cannot go to a foundation (the ♦ foundation is empty)');
     p.expectRefused('n>c4 3D', '3D cannot be placed on 5D (same suit, one rank lower only)');
     // and once the only move is made the game is lost: nothing moves
     expect(p.then('c2>f 5S').legal()).toEqual([]);

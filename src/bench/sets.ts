@@ -103,9 +103,10 @@ export function parseSet(text: string, file: string): DealList {
   const name = str('name')!;
   const source = str('source')!;
   if (source !== 'v1' && source !== 'pysol') throw new UserError(`${file}: "source" must be "v1" (deal numbers) or "pysol" (PySolFC game numbers), not "${source}"`);
+  const rulesText = str('rules')!;
   let rules: Rules;
   try {
-    rules = parseRules(str('rules')!);
+    rules = parseRules(rulesText);
   } catch (e) {
     throw e instanceof UserError ? new UserError(`${file}: "rules": ${e.message}`) : e;
   }

@@ -1,6 +1,6 @@
 import seedrandom from 'seedrandom';
 import { type Card, formatCard, makeCard, tryParseCard, RANK_LETTERS } from './cards.js';
-import { UserError } from './errors.js';
+import { UserError, shown } from './errors.js';
 import { type Rules, type Size, FULL_SIZE, deckCount, formatRules, formatSize, parseRules, parseSize, stockCount } from './rules.js';
 
 /**
@@ -117,13 +117,13 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
         stock.lines.push(...body.split(/\s+/).map(() => lineNo));
         continue;
       }
-      throw new UserError(`${where(lineNo)}: unknown line '${body}' (expected deal:, rules:, size:, row N: or stock:)`);
+      throw new UserError(`${where(lineNo)}: unknown line '${shown(body)}' (expected deal:, rules:, size:, row N: or stock:)`);
     }
     const key = m[1]!.toLowerCase();
     const value = m[3]!.trim();
     inStock = false;
     if (key !== 'row') {
-      if (m[2] !== undefined) throw new UserError(`${where(lineNo)}: unknown line '${body}'`);
+      if (m[2] !== undefined) throw new UserError(`${where(lineNo)}: unknown line '${shown(body)}'`);
       const prev = seenKeys.get(key);
       if (prev !== undefined && ['deal', 'rules', 'size', 'stock'].includes(key))
         throw new UserError(`${where(lineNo)}: '${key}:' repeated (first on line ${prev})`);
@@ -163,15 +163,15 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
         break;
       }
       default:
-        throw new UserError(`${where(lineNo)}: unknown line '${body}' (expected deal:, rules:, size:, row N: or stock:)`);
+        throw new UserError(`${where(lineNo)}: unknown line '${shown(body)}' (expected deal:, rules:, size:, row N: or stock:)`);
     }
   }
   const parse = (word: string, line: number): Card => {
     const c = tryParseCard(word, size.ranks);
     if (c >= 0) return c;
     if (tryParseCard(word, 13) >= 0)
-      throw new UserError(`${where(line)}: card '${word}' is not in a deck of ranks A-${RANK_LETTERS[size.ranks]} (size ${formatSize(size)})`);
-    throw new UserError(`${where(line)}: unknown card '${word}'`);
+      throw new UserError(`${where(line)}: card '${shown(word)}' is not in a deck of ranks A-${RANK_LETTERS[size.ranks]} (size ${formatSize(size)})`);
+    throw new UserError(`${where(line)}: unknown card '${shown(word)}'`);
   };
   for (const [r, { line }] of rowTexts)
     if (r < 1 || r > size.rows)

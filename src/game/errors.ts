@@ -5,3 +5,14 @@
 export class UserError extends Error {
   override readonly name = 'UserError';
 }
+
+/**
+ * A piece of the user's text as an error message quotes it: control characters escaped (`\x07`,
+ * `\t`) and, past `max` characters, cut with an ellipsis, so that a binary or huge file gives a
+ * short, printable line.
+ */
+export function shown(text: string, max = 60): string {
+  const cut = text.length > max ? text.slice(0, max) : text;
+  const safe = cut.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => (c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  return text.length > max ? `${safe}... (${text.length} characters)` : safe;
+}

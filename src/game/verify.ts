@@ -43,9 +43,12 @@ export function explainIllegal(g: Game, src: number, dst: number): string {
     return 'the fifth card may be turned only when no privileged card can move (to a foundation, a pair or a space)';
   if (dst === DST_FOUNDATION) {
     const s = card >> 4;
-    const tops: string[] = [];
-    for (let k = 0; k < g.packs; k++) tops.push(String(g.found[s * g.packs + k]));
-    return `${name} cannot go to a foundation (the ${SUIT_SYMBOLS[s]} foundations stand at rank ${tops.join(' and ')})`;
+    // `the ♠ foundations are at AS and empty`, `the ♣ foundation is empty`.
+    const tops: number[] = [];
+    for (let k = 0; k < g.packs; k++) tops.push(g.found[s * g.packs + k]!);
+    const state = tops.every((t) => t === 0) ? 'empty' : tops.map((t) => (t === 0 ? 'empty' : `at ${formatCard((s << 4) | t)}`)).join(' and ');
+    const they = g.packs === 1 ? 'foundation is' : 'foundations are';
+    return `${name} cannot go to a foundation (the ${SUIT_SYMBOLS[s]} ${they} ${state})`;
   }
   if (dst === src) return 'a card cannot move onto its own column';
   if (src < SRC_WASTE && g.isPairTop(src)) return `${name} is the covering card of a pair: it may go only to a foundation`;

@@ -24,7 +24,7 @@ export function registerDeal(program: Command): void {
         'limited deal 3 --size 1x5,4x3 --rules pysol > small.txt',
         'limited show --deal small.txt              # read it back',
         'limited deal --pysol 123456                # the deal of PySolFC game 123456, as a deal file',
-        'limited deal --pysol 123456 --format pysol # ... as a board: Talon:, Waste:, columns top card first',
+        'limited deal --pysol 123456 --format pysol # ... as a board: Talon:, Waste:, a line a column, exposed card last',
         'limited deal --pysol 7 --format solvitaire > p7.json && solvitaire --type limited --timeout 5000 p7.json',
       ) +
         "\nDeal numbers (scheme v1) mean the same deal for ever. The output has a 'rules:' line\n" +
