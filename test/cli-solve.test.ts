@@ -78,6 +78,22 @@ describe('solve', () => {
     expect(Number(/^nodes expanded: +(\d+)$/m.exec(r.stdout)?.[1])).toBeLessThanOrEqual(5);
   });
 
+  it('--max-memory: the states times the bytes a state reported stay within the cap', () => {
+    type J = { verdict: string; limit: string | null; states: number; bytesPerState: number };
+    // A cap below every table's smallest size stops at once: deal 1 was won with 217 states of
+    // 105 bytes (22 KB) under a cap of 105 bytes.
+    const tiny = cli(['solve', '1', '--max-memory', '0.0001', '--json']);
+    expect(tiny.status, tiny.stderr).toBe(0);
+    expect(JSON.parse(tiny.stdout) as J).toMatchObject({ verdict: 'unknown', limit: 'memory', states: 0 });
+    expect(cli(['solve', '1', '--max-memory', '0.0001']).stdout).toMatch(/^verdict: +unknown \(limit: memory, --max-memory 0\.0001 MB\)$/m);
+    // Depth-first search at 1 MB stopped at 49,152 states of 25.3 bytes (1.19 MB); it now fills
+    // the cap to the last key it has room for, and the figure shown is rounded down.
+    const dfs = JSON.parse(cli(['solve', '9', '--search', 'dfs', '--max-memory', '1', '--json']).stdout) as J;
+    expect(dfs.limit).toBe('memory');
+    expect(dfs.states * dfs.bytesPerState).toBeLessThanOrEqual(2 ** 20);
+    expect(dfs.states * dfs.bytesPerState).toBeGreaterThan(0.99 * 2 ** 20);
+  });
+
   it('a time budget given alone lifts the node limit; given with --max-nodes, the first to run out stops', () => {
     // Deal 9 is undecided after 60 M nodes: `fast` (1 M nodes) runs out of nodes well within
     // 60 s, unless the time budget alone is the limit.

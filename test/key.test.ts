@@ -530,13 +530,24 @@ describe('transposition table', () => {
   });
 
   it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
-    for (const [words, maxBytes] of [
-      [4, 1000],
-      [4, 256 * 1024],
-      [6, 512 * 1024],
+    // Sized up front (1 << 16 states expected) or grown from the smallest size (16), the arrays
+    // and the states times bytesPerState stay within the cap, small or large, a cap that is not
+    // a power of two too (1 MB at 5 words held more than the cap: a 2^16-slot index and a store
+    // filling it, 1.19 MB).
+    for (const [words, maxBytes, expected] of [
+      [4, 1000, 16],
+      [4, 256 * 1024, 16],
+      [6, 512 * 1024, 16],
+      [5, 1 << 20, 1 << 16],
+      [5, 1 << 20, 16],
+      [5, 300_000, 1 << 16],
+      [4, 1000, 1 << 16],
     ] as const) {
-      const tt = new TranspositionTable(words, maxBytes, 16);
-      const keys = randomKeys(200_000, words, `full:${words}:${maxBytes}`);
+      const what = `words ${words} maxBytes ${maxBytes} expected ${expected}`;
+      const tt = new TranspositionTable(words, maxBytes, expected);
+      expect(tt.bytes(), what).toBeLessThanOrEqual(maxBytes);
+      // More keys than the cap could hold at 4 * words bytes each.
+      const keys = randomKeys(Math.ceil(maxBytes / (4 * words)) + 2, words, `full:${words}:${maxBytes}`);
       let fullAt = -1;
       for (let i = 0; i < keys.length; i++) {
         const id = tt.insert(keys[i]!, 0);
@@ -546,14 +557,38 @@ describe('transposition table', () => {
         }
         expect(id).toBe(i);
       }
-      expect(fullAt, `words ${words} maxBytes ${maxBytes}`).toBeGreaterThan(0);
+      expect(fullAt, what).toBeGreaterThan(0);
       expect(tt.size).toBe(fullAt);
       expect(tt.insert(keys[fullAt]!, 0)).toBe(FULL); // still full
       expect(tt.insert(keys[fullAt - 1]!, 0)).toBe(-(fullAt - 1 + 3)); // a stored key is still found
       expect(tt.find(keys[0]!, 0)).toBe(0);
       expect(tt.size).toBe(fullAt);
-      if (maxBytes >= 256 * 1024) expect(tt.bytes()).toBeLessThanOrEqual(maxBytes);
+      expect(tt.bytes(), what).toBeLessThanOrEqual(maxBytes);
+      // The states' bytes only grow with them: at most the cap when full, so at most it before.
+      expect(tt.size * tt.bytesPerState(), what).toBeLessThanOrEqual(maxBytes);
+      // Full means full: the cap has no room for the next key (the index and store grown by what
+      // they would need), so the table uses most of it.
+      expect(tt.size * tt.bytesPerState(), what).toBeGreaterThan(maxBytes / 4);
     }
+  });
+
+  it('a cap below the smallest table (a 32-slot index and one key) stores nothing, in no array of its own', () => {
+    for (const [words, maxBytes] of [[5, 0.5], [5, 100], [5, 128 + 19], [1, 131]] as const) {
+      const tt = new TranspositionTable(words, maxBytes, 1 << 16);
+      const keys = randomKeys(3, words, `none:${words}:${maxBytes}`);
+      expect(tt.insert(keys[0]!, 0), `words ${words} maxBytes ${maxBytes}`).toBe(FULL);
+      expect(tt.insert(keys[1]!, 0)).toBe(FULL);
+      expect(tt.find(keys[0]!, 0)).toBe(-1);
+      expect([tt.size, tt.bytes(), tt.bytesPerState()]).toEqual([0, 0, 0]);
+      tt.clear();
+      expect(tt.insert(keys[2]!, 0)).toBe(FULL);
+    }
+    // One byte more holds a key: 128 bytes of index and 20 of key.
+    const one = new TranspositionTable(5, 128 + 20, 1 << 16);
+    const keys = randomKeys(2, 5, 'one');
+    expect(one.insert(keys[0]!, 0)).toBe(0);
+    expect(one.insert(keys[1]!, 0)).toBe(FULL);
+    expect([one.bytes(), one.size * one.bytesPerState()]).toEqual([148, 148]);
   });
 
   it('bytesPerState at the book full size: 20 bytes of key plus the index', () => {
@@ -652,15 +687,35 @@ describe('signature table (sigtable.ts)', () => {
 
   it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
     const sigs = randomSigs(100_000, 'sig-full');
-    const sig = new SignatureTable(256 * 1024, 16);
-    let fullAt = -1;
-    for (let i = 0; i < sigs.length && fullAt < 0; i++) if (sig.insert(sigs[i]![0], sigs[i]![1]) === FULL) fullAt = i;
-    expect(fullAt).toBeGreaterThan(0);
-    expect(sig.size).toBe(fullAt);
-    expect(sig.bytes()).toBeLessThanOrEqual(256 * 1024);
-    expect(sig.insert(sigs[fullAt]![0], sigs[fullAt]![1])).toBe(FULL);
-    expect(sig.find(sigs[0]![0], sigs[0]![1])).toBe(0);
-    expect(sig.insert(sigs[fullAt - 1]![0], sigs[fullAt - 1]![1])).toBeLessThan(0);
+    // Sized up front or grown from the smallest size, within the cap (sized up front for 1 MB
+    // it took 1.5 MB: the slots for the states that fit, rounded up to a power of two).
+    for (const [maxBytes, expected] of [[256 * 1024, 16], [1 << 20, 1 << 21], [1 << 20, 16], [1000, 1 << 16], [192, 1 << 16]] as const) {
+      const what = `maxBytes ${maxBytes} expected ${expected}`;
+      const sig = new SignatureTable(maxBytes, expected);
+      expect(sig.bytes(), what).toBeLessThanOrEqual(maxBytes);
+      let fullAt = -1;
+      for (let i = 0; i < sigs.length && fullAt < 0; i++) if (sig.insert(sigs[i]![0], sigs[i]![1]) === FULL) fullAt = i;
+      expect(fullAt, what).toBeGreaterThan(0);
+      expect(sig.size).toBe(fullAt);
+      expect(sig.bytes(), what).toBeLessThanOrEqual(maxBytes);
+      expect(sig.size * sig.bytesPerState(), what).toBeLessThanOrEqual(maxBytes); // and less before: it only grows
+      expect(sig.size * sig.bytesPerState(), what).toBeGreaterThan(maxBytes / 4);
+      expect(sig.insert(sigs[fullAt]![0], sigs[fullAt]![1])).toBe(FULL);
+      expect(sig.find(sigs[0]![0], sigs[0]![1])).toBe(0);
+      expect(sig.insert(sigs[fullAt - 1]![0], sigs[fullAt - 1]![1])).toBeLessThan(0);
+    }
+  });
+
+  it('a cap below the smallest table (32 slots, 192 bytes) stores nothing, in no array of its own', () => {
+    const sigs = randomSigs(3, 'sig-none');
+    for (const maxBytes of [0.5, 96, 191]) {
+      const sig = new SignatureTable(maxBytes, 1 << 16);
+      expect(sig.insert(sigs[1]![0], sigs[1]![1]), `maxBytes ${maxBytes}`).toBe(FULL);
+      expect(sig.find(sigs[1]![0], sigs[1]![1])).toBe(-1);
+      expect([sig.size, sig.bytes(), sig.bytesPerState()]).toEqual([0, 0, 0]);
+      sig.clear();
+      expect(sig.insert(sigs[2]![0], sigs[2]![1])).toBe(FULL);
+    }
   });
 
   it('addAll takes the signature of every key of an exact table, as baseSig makes it for each position', () => {

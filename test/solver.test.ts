@@ -1301,6 +1301,31 @@ describe('budgets', () => {
     }
   });
 
+  it('the states stored times bytesPerState never exceed maxMemoryMB, for every search and the portfolio', () => {
+    // The tables are sized within the cap and grow only as far as it allows. Before: deal 9,
+    // depth-first at 1 MB, stopped at 49,152 states of 25.3 bytes (1.19 MB; its first table
+    // took 1.19 MB), and best-first at 0.3 MB counted a page of its tree the cap had refused.
+    // Deal 9 is not decided in 300,000 nodes, so the searches run into the cap or the nodes.
+    const solver = new Solver();
+    const deal = dealFromNumber(9, FULL_SIZE);
+    const limits: string[] = [];
+    for (const mb of [0.0001, 0.001, 0.01, 0.3, 1]) {
+      for (const search of ['dfs', 'best', 'rollout', 'portfolio'] as const) {
+        const o = { maxMemoryMB: mb, maxNodes: 300_000 };
+        const r = search === 'portfolio' ? solver.solvePreset(deal, BOOK, 'portfolio', o) : solver.solve(deal, BOOK, { ...o, search });
+        const what = `${search} at ${mb} MB: ${r.states} states of ${r.bytesPerState} bytes`;
+        expect(r.states * r.bytesPerState, what).toBeLessThanOrEqual(mb * 2 ** 20);
+        expect(r.verdict, what).toBe('unknown');
+        limits.push(`${search} ${mb} ${r.limit}`);
+      }
+    }
+    // A cap below every table's smallest size stops each search at once; depth-first search
+    // fills 1 MB to the last key it has room for.
+    for (const search of ['dfs', 'best', 'rollout', 'portfolio']) expect(limits).toContain(`${search} 0.0001 memory`);
+    const dfs = solver.solve(deal, BOOK, { search: 'dfs', maxMemoryMB: 1, maxNodes: 300_000 });
+    expect([dfs.limit, dfs.states * dfs.bytesPerState]).toEqual(['memory', 2 ** 20 - 12]);
+  });
+
   it('maxSeconds: 0 gives unknown (time)', () => {
     const r = new Solver().solve(full1, BOOK, { maxSeconds: 0, maxNodes: 10_000_000 });
     expect(r.verdict).toBe('unknown');

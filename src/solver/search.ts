@@ -734,6 +734,21 @@ export class Solver {
   }
 
   /**
+   * The rollout's table of the positions its attempt has played: the last one, emptied, when it
+   * has the same cap, else a new one. It is capped by the memory cap like the other searches'
+   * tables (it reports the rollout's states); the look-aheads' tables are not.
+   */
+  private rolloutTable(o: SolveOptions): SignatureTable {
+    const maxBytes = o.maxMemoryMB * 1024 * 1024;
+    const t = this.rolloutSeen;
+    if (t && t.maxBytes === maxBytes) {
+      t.clear();
+      return t;
+    }
+    return (this.rolloutSeen = new SignatureTable(maxBytes, 4096));
+  }
+
+  /**
    * Depth-first search, on exact keys until the table holds `SolveOptions.signaturesAfter`
    * states, then on signatures: the same search in less memory. An exhausted
    * search that went on signatures proves nothing, so it is run again on exact keys alone, with
@@ -854,8 +869,10 @@ export class Solver {
     // Priority: heuristic score, then newest first (a depth-first tie-break).
     const queue = new FastPriorityQueue<number>((a, b) => a > b);
     packer.baseSig();
-    tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
-    tree.begin(packer.sigA, packer.sigB);
+    // A memory cap too small for the deal's position itself: nothing to search with.
+    const root = tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+    if (root === FULL || !tree.begin(packer.sigA, packer.sigB))
+      return { verdict: 'unknown', limit: 'memory', nodes: 0, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome: g.home, moves: null };
     queue.add(score(h, g) * SCALE);
     const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
     const deadline = t0 + o.maxSeconds * 1000;
@@ -980,8 +997,7 @@ export class Solver {
     const tactics = isRestricted(o.tactics) ? o.tactics : null;
     const bound = o.pileBound ? this.bound : null;
     const deadline = t0 + o.maxSeconds * 1000;
-    this.rolloutSeen ??= new SignatureTable(1 << 28, 4096);
-    const seen = (this.lastTable = this.rolloutSeen);
+    const seen = (this.lastTable = this.rolloutTable(o));
     const moves = this.moveBuf;
     const mo = moveOptions(o);
     let nodes = 0;
@@ -1025,7 +1041,7 @@ export class Solver {
       packer.baseSig();
       curA = packer.sigA;
       curB = packer.sigB;
-      seen.insert(curA, curB);
+      if (seen.insert(curA, curB) === FULL) return finish('unknown', 'memory');
       drew = false;
       // A share of the attempts (rolloutKeep, drawn by the seed) start by replaying a prefix of
       // the attempt that got most cards home so far, of a length drawn by the seed too.

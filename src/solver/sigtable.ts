@@ -1,5 +1,5 @@
 import { type KeyPacker } from './key.js';
-import { FULL, MAX_LOAD, MIN_STATES, PRESIZE_STATES, type TableStats, type TranspositionTable, indexSlotsFor } from './table.js';
+import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats, type TranspositionTable, indexSlotsFor } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each position instead of its packed key:
@@ -15,7 +15,10 @@ import { FULL, MAX_LOAD, MIN_STATES, PRESIZE_STATES, type TableStats, type Trans
  * so positions with one key have one signature, and `addAll` can take over an exact table.
  *
  * Memory per stored state: 6 bytes a slot / load, the load kept between 0.375 and 0.75 by
- * doubling: 8 to 16 bytes a state (`bytesPerState()`, checked by a test).
+ * doubling: 8 to 16 bytes a state (`bytesPerState()`, checked by a test). The slots never take
+ * more than `maxBytes` (the memory cap): the table is sized within it and doubles only while
+ * the cap allows. A cap below the smallest table (MIN_SLOTS slots, 192 bytes) makes one that
+ * stores nothing (every insert is FULL).
  *
  * Two different positions can share a signature. The odds: about n^2 / 2^49 for n states, so
  * 0.2 pairs at 10 million states. Such a pair makes the search skip the second position as if
@@ -56,14 +59,21 @@ export class SignatureTable implements TableStats {
     this.hiMask = bits >= 32 ? 0xffffffff : (2 ** bits - 1) >>> 0;
     this.loMask = bits > 32 ? 2 ** (bits - 32) - 1 : 0;
     const states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor((maxBytes * MAX_LOAD) / SLOT_BYTES)));
-    const cap = indexSlotsFor(states);
+    // A power of two, rounded up from the states that fit: halved until it fits the cap.
+    let cap = indexSlotsFor(states);
+    while (cap > MIN_SLOTS && cap * SLOT_BYTES > maxBytes) cap /= 2;
+    if (cap * SLOT_BYTES > maxBytes) {
+      this.slots = NO_SLOTS;
+      this.mask = 0;
+      return;
+    }
     this.slots = new Uint16Array(cap * 3);
     this.mask = cap - 1;
   }
 
-  /** Bytes the table's array takes now. */
+  /** Bytes the table's array takes now (none for a table with no room: NO_SLOTS is shared). */
   bytes(): number {
-    return this.slots.byteLength;
+    return this.slots === NO_SLOTS ? 0 : this.slots.byteLength;
   }
 
   /**
@@ -158,7 +168,7 @@ export class SignatureTable implements TableStats {
   private grow(): boolean {
     const old = this.slots;
     const cap = (this.mask + 1) * 2;
-    if (cap * SLOT_BYTES > this.maxBytes) return false;
+    if (cap * SLOT_BYTES > this.maxBytes || old === NO_SLOTS) return false;
     const s = new Uint16Array(cap * 3);
     const mask = cap - 1;
     for (let p = 0; p < old.length; p += 3) {
@@ -180,6 +190,12 @@ export class SignatureTable implements TableStats {
 }
 
 const SLOT_BYTES = 6;
+/**
+ * The slots of a table whose cap cannot hold the smallest one: a single empty slot, shared, and
+ * never written (insert finds no room and returns FULL before it writes; clear has nothing to
+ * clear).
+ */
+const NO_SLOTS = new Uint16Array(3);
 /** What `insert` returns for a signature already there. */
 const EXISTS = -3;
 /** States whose slots `clear` remembers. */

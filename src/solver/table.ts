@@ -10,6 +10,11 @@ import { hashKey } from './key.js';
  *
  * Memory per stored state: 4 * words (key) + 4 / load (index; load up to 0.75).
  * `bytesPerState()` reports the figure for the states stored.
+ *
+ * The arrays never take more than `maxBytes` (the memory cap, `--max-memory`): the table is
+ * sized within it and grows only as far as it allows, so the states stored times
+ * `bytesPerState()` never exceed it either. A cap too small for the smallest index (MIN_SLOTS
+ * slots: 128 bytes) and one key makes a table that stores nothing (every insert is FULL).
  */
 export const FULL = -2;
 
@@ -32,6 +37,17 @@ export const MAX_STATES = ID_MASK - 1;
 export const PRESIZE_STATES = 1 << 21;
 /** Room for at least this many states in the smallest table. */
 export const MIN_STATES = 16;
+/**
+ * Slots of the smallest index (or signature table): room for MIN_STATES. `bytesPerState()`
+ * counts at least this index, so no table with a state has a smaller one.
+ */
+export const MIN_SLOTS = indexSlotsFor(MIN_STATES);
+/**
+ * The index of a table whose cap cannot hold the smallest one (and one key): a single empty
+ * slot, shared, and never written, since such a table has no room for a key (insert returns
+ * FULL before it writes).
+ */
+const NO_INDEX = new Uint32Array(1);
 
 export class TranspositionTable implements TableStats {
   store: Uint32Array;
@@ -50,17 +66,26 @@ export class TranspositionTable implements TableStats {
     expectedStates = 1 << 14,
   ) {
     const perState = 4 * words + 4 / MAX_LOAD;
-    let states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState)));
-    const cap = indexSlotsFor(states);
-    states = Math.floor(cap * MAX_LOAD);
-    this.store = new Uint32Array(states * words);
+    let cap = indexSlotsFor(Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState))));
+    // The index is a power of two, rounded up from the states that fit, so it alone may pass
+    // the cap: halve it until it leaves room for a key, and give the store what is left (up to
+    // the index's load). A table sized well within its cap gets the arrays it always got.
+    while (cap > MIN_SLOTS && cap * 4 + 4 * words > maxBytes) cap /= 2;
+    const room = Math.floor((maxBytes - cap * 4) / (4 * words));
+    if (room < 1) {
+      this.store = new Uint32Array(0);
+      this.index = NO_INDEX;
+      this.mask = 0;
+      return;
+    }
+    this.store = new Uint32Array(Math.min(Math.floor(cap * MAX_LOAD), room) * words);
     this.index = new Uint32Array(cap);
     this.mask = cap - 1;
   }
 
-  /** Bytes the table's arrays take now. */
+  /** Bytes the table's arrays take now (none for a table with no room: NO_INDEX is shared). */
   bytes(): number {
-    return this.store.byteLength + this.index.byteLength;
+    return this.store.byteLength + (this.index === NO_INDEX ? 0 : this.index.byteLength);
   }
 
   /**
@@ -145,13 +170,15 @@ export class TranspositionTable implements TableStats {
 
   private grow(): boolean {
     const W = this.words;
-    if (this.size + 1 > MAX_STATES) return false;
+    if (this.size + 1 > MAX_STATES || this.index === NO_INDEX) return false;
     const needStore = this.size + 1 > this.store.length / W;
     const needIndex = this.size + 1 > this.index.length * MAX_LOAD;
-    const newStates = needStore ? (this.store.length / W) * 2 : this.store.length / W;
     const newCap = needIndex ? this.index.length * 2 : this.index.length;
-    const newBytes = newStates * 4 * W + newCap * 4;
-    if (newBytes > this.maxBytes) return false;
+    // The store doubles, or takes what the cap leaves beside the index when that is less (but
+    // more than it holds); the index doubles or the table is full.
+    let newStates = this.store.length / W;
+    if (needStore) newStates = Math.min(newStates * 2, Math.floor((this.maxBytes - newCap * 4) / (4 * W)));
+    if (newStates <= this.size || newStates * 4 * W + newCap * 4 > this.maxBytes) return false;
     if (needStore) {
       const s = new Uint32Array(newStates * W);
       s.set(this.store);

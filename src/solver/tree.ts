@@ -57,23 +57,27 @@ export class SearchTree implements TableStats {
     return this.words.length * PAGE * TREE_BYTES + this.sig.bytes();
   }
 
-  /** Bytes per stored state: the signature table's, and the pages these states need. */
+  /**
+   * Bytes per stored state: the signature table's, and the pages these states need, but no
+   * page the cap refused: the state whose `set` failed is in the signature table only.
+   */
   bytesPerState(): number {
     const n = this.sig.size;
     if (n === 0) return 0;
-    return this.sig.bytesPerState() + (Math.ceil(n / PAGE) * PAGE * TREE_BYTES) / n;
+    return this.sig.bytesPerState() + (Math.min(Math.ceil(n / PAGE), this.words.length) * PAGE * TREE_BYTES) / n;
   }
 
   /**
    * Starts a tree whose root is the Game's current position, state 0 of the (cleared) signature
-   * table, with signature lanes a and b (`baseSig`).
+   * table, with signature lanes a and b (`baseSig`); false when the memory cap forbids even the
+   * first page.
    */
-  begin(a: number, b: number): void {
+  begin(a: number, b: number): boolean {
     this.path[0] = 0;
     this.pathSigs[0] = a;
     this.pathSigs[1] = b;
     this.pathLen = 1;
-    this.set(0, 0, 0);
+    return this.set(0, 0, 0);
   }
 
   /**

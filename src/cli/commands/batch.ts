@@ -193,7 +193,7 @@ export function addBatchSolverOptions(cmd: Command): Command {
     .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')}`)
     .option('--max-nodes <n>', "node budget per deal: 'unknown' after N nodes (default: the preset's)")
     .option('--max-seconds <s>', 'time budget per deal, seconds (the verdicts then depend on the machine and its load)')
-    .option('--max-memory <mb>', "memory cap of each worker's table, megabytes (default: the preset's)");
+    .option('--max-memory <mb>', "memory cap of each search's table of states, megabytes, as for 'limited solve --max-memory' (default: the preset's)");
 }
 
 export function registerBatch(program: Command): void {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
+import { DEFAULT_OPTIONS } from '../../solver/search.js';
 import { type BenchConfig, runBench } from '../../bench/run.js';
 import { parseHeuristics } from '../../bench/heuristics.js';
 import { formatReport } from '../../bench/report.js';
@@ -105,7 +106,7 @@ export function registerBench(program: Command): void {
     .addOption(new Option('--search <kind>', 'best (best-first, ordered by each heuristic) or dfs (depth-first: ignores heuristics)').choices(['best', 'dfs']).default('best'))
     .option('--max-nodes <n>', `node budget per search (default ${STANDARD_MAX_NODES} unless --max-seconds is given)`)
     .option('--max-seconds <s>', 'time budget per search, seconds (the figures then depend on the machine and its load)')
-    .option('--max-memory <mb>', "memory cap of each worker's table, megabytes")
+    .option('--max-memory <mb>', `memory cap of each search's table of states, megabytes, as for 'limited solve --max-memory' (default ${DEFAULT_OPTIONS.maxMemoryMB})`)
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
     .option('--chunk <k>', 'deals handed to a worker at a time (default: about 32 searches a chunk)')
     .option('--out <dir>', 'directory for bench.csv, bench.svg, bench.txt and bench.json (default results/bench-SET)')

@@ -187,7 +187,8 @@ export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveRe
     states: res.states,
     seconds: Math.round(res.seconds * 1e6) / 1e6,
     nodesPerSecond: res.seconds > 0 ? Math.round(res.nodes / res.seconds) : 0,
-    bytesPerState: Math.round(res.bytesPerState * 10) / 10,
+    // Rounded down, so that states x bytesPerState never shows more than the --max-memory cap.
+    bytesPerState: Math.floor(res.bytesPerState * 10) / 10,
     bestHome: res.bestHome,
     cards: deckCount(r.deal.size),
     solution: res.verdict === 'won' && res.moves ? res.moves.map(formatMove) : null,
@@ -274,7 +275,10 @@ export function registerSolve(program: Command): void {
       '--max-seconds <s>',
       `stop with 'unknown' after S seconds, a number > 0 (default: ${dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit')}; given without --max-nodes, it lifts the node limit)`,
     )
-    .option('--max-memory <mb>', `stop with 'unknown' when the table of states would exceed MB megabytes (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`);
+    .option(
+      '--max-memory <mb>',
+      `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset splits MB among its searches by their shares; best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
+    );
   addTacticsOptions(cmd, 'solver')
     .option('--json', 'print one JSON object instead of the text report')
     .option('--solution-out <file>', "write a won deal's solution to FILE (one move a line, '#' header), for 'limited verify --solution FILE'")
