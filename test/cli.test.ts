@@ -141,10 +141,32 @@ describe('verify', () => {
     const f = file('bad.txt', bad);
     const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^invalid: move 4 'c1>c1': .+\n$/);
+    expect(r.stdout).toMatch(/^invalid: move 4 \(line 4\) 'c1>c1': .+\n$/);
     const m = cli(['moves', String(win.n), '--size', win.size, '--after', f]);
     expect(m.status).toBe(1);
     expect(m.stderr).toBe(r.stdout);
+  });
+
+  it("names a bad move's line in the file as well as its number, in verify, show --after and moves --after (exit 1)", () => {
+    // The solution file's '#' header (it has one), a blank line, then two moves, a comment
+    // and a bad move: move 3, on the line after them.
+    const header = win.solution.split('\n').filter((l) => l.startsWith('#'));
+    const moves = win.solution.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    expect(header.length).toBeGreaterThan(0);
+    const line = header.length + 5;
+    // A move that is illegal there (c1>c1 never is legal), and moves that cannot be read:
+    // all make the solution invalid (exit 1), none is a bad-input error (exit 2).
+    for (const bad of ['c1>c1', 'foo', 'draw ZZ', 'c13>f', 'draw JH extra']) {
+      const f = file('lines.txt', [...header, '', moves[0], moves[1], '# two moves in', bad, ...moves.slice(2)].join('\n'));
+      const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
+      expect(r.status, bad).toBe(1);
+      expect(r.stderr, bad).toBe('');
+      expect(r.stdout, bad).toMatch(new RegExp(`^invalid: move 3 \\(line ${line}\\) '${bad.split(' ')[0]}': .+\n$`));
+      for (const c of ['show', 'moves']) {
+        const a = cli([c, String(win.n), '--size', win.size, '--after', f]);
+        expect([a.status, a.stdout, a.stderr], `${c} --after, ${bad}`).toEqual([1, '', r.stdout]);
+      }
+    }
   });
 
   it('rejects a solution that stops before the end (exit 1)', () => {

@@ -123,7 +123,8 @@ export class Pos {
     const bare = move.split(/\s+/)[0]!;
     const g = this.game();
     expect(legalBareOf(g), `generate must not list '${bare}' after [${this.moves.join(', ')}]`).not.toContain(bare);
-    expect(this.verdict(move)).toBe(`invalid: move ${this.moves.length + 1} '${bare}': ${reason}`);
+    // One move a line, no comments: the move's line is its number.
+    expect(this.verdict(move)).toBe(`invalid: move ${this.moves.length + 1} (line ${this.moves.length + 1}) '${bare}': ${reason}`);
   }
 }
 

@@ -87,15 +87,16 @@ export interface ReplayResult {
   readonly won: boolean;
   readonly home: number;
   readonly total: number;
-  /** The first bad move: its number (1-based), text, and why. */
+  /** The first bad move: its number and its line in the text (both 1-based), its text, and why. */
   readonly error?: { readonly index: number; readonly line: number; readonly text: string; readonly reason: string };
   readonly game: Game;
 }
 
 /**
  * Replays a solution text on a fresh game. Stops at the first move that cannot be read, is
- * illegal, or names the wrong card. Used by `verify`, by `moves --after`, and before any
- * solution is printed.
+ * illegal, or names the wrong card. Used by `verify`, by `show --after` and `moves --after`, and
+ * before any solution is printed. A move that cannot be read makes the solution invalid, as an
+ * illegal one does (verify's exit 1, as documented for an invalid solution), not a bad file.
  */
 export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
   const g = new Game(deal, rules);
@@ -124,9 +125,12 @@ export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
   return { played: index, won: g.isWon(), home: g.home, total: g.total, game: g };
 }
 
-/** The verifier's one-line verdict: `valid: won in K moves` or `invalid: ...`. */
+/**
+ * The verifier's one-line verdict: `valid: won in K moves` or `invalid: ...`. A bad move gives
+ * its line as well as its number: comments and blank lines make them differ.
+ */
 export function verifyText(r: ReplayResult): string {
-  if (r.error) return `invalid: move ${r.error.index} '${r.error.text}': ${r.error.reason}`;
+  if (r.error) return `invalid: move ${r.error.index} (line ${r.error.line}) '${r.error.text}': ${r.error.reason}`;
   if (!r.won) return `invalid: the solution stops after ${r.played} moves with ${r.home} of ${r.total} cards home`;
   return `valid: won in ${r.played} moves`;
 }

@@ -36,8 +36,9 @@ export function registerMoves(program: Command): void {
       ) +
         "\nEach line is a move in RULES.md notation with the card it moves ('c3>f 5S', 'w>c7 4H',\n" +
         "'draw 7H', 'redeal'), ready to append to a solution file. While an ace is free only\n" +
-        'aces may move (compulsory aces). If --after holds an illegal move, prints the same\n' +
-        "'invalid: move K ...' line as verify (on stderr) and exits 1.\n",
+        'aces may move (compulsory aces). If --after holds a move that cannot be read or is\n' +
+        "illegal, prints the same 'invalid: move K (line L) ...' line as verify (on stderr) and\n" +
+        'exits 1.\n',
     )
     .action(
       run((n: string | undefined, o: MovesOptions) => {

@@ -90,8 +90,9 @@ export function positionTitle(r: ResolvedDeal, after?: { file: string; played: n
 }
 
 /**
- * The game at the start, or after replaying a solution file (`--after`). On an illegal move
- * prints verify's `invalid: ...` line on stderr, sets exit status 1 and returns null.
+ * The game at the start, or after replaying a solution file (`--after`). On a move that cannot
+ * be read or is illegal prints verify's `invalid: ...` line on stderr, sets exit status 1 and
+ * returns null.
  */
 export function gameAfter(r: ResolvedDeal, after: string | undefined): { game: Game; title: string } | null {
   if (after === undefined) return { game: new Game(r.deal, r.rules), title: positionTitle(r) };
@@ -117,7 +118,9 @@ export function registerShow(program: Command): void {
         'limited show 1 --after moves.txt    # the position after replaying moves.txt',
       ) +
         '\nColumns read top to bottom: the last card of a column is its exposed card. Red suits are\n' +
-        'coloured only when stdout is a terminal and NO_COLOR is not set.\n',
+        'coloured only when stdout is a terminal and NO_COLOR is not set. If --after holds a move\n' +
+        "that cannot be read or is illegal, prints the same 'invalid: move K (line L) ...' line as\n" +
+        'verify (on stderr) and exits 1.\n',
     )
     .action(
       run((n: string | undefined, o: ShowOptions) => {

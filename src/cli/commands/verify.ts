@@ -21,8 +21,9 @@ export function registerVerify(program: Command): void {
       ) +
         '\nPrints one line and exits 0 when the solution wins, 1 when it does not:\n' +
         '  valid: won in K moves\n' +
-        "  invalid: move K 'c3>f': <why the move is illegal, or names the wrong card>\n" +
+        "  invalid: move K (line L) 'c3>f': <why it cannot be read, is illegal, or names the wrong card>\n" +
         '  invalid: the solution stops after K moves with H of 104 cards home\n' +
+        'K counts moves; L is the line of the file (comments and blank lines count).\n' +
         'Moves (RULES.md): draw, redeal, SRC>DST with SRC c1..c12, w (waste), p1..p4 (privileged),\n' +
         'n (fifth card) and DST f (foundation) or c1..c12, each optionally followed by its card;\n' +
         "'#' starts a comment. 'limited moves N --after FILE' lists what may come next.\n",
