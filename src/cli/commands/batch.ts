@@ -6,7 +6,7 @@ import { type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserErr
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { type BatchConfig, runBatch } from '../../batch/run.js';
 import { checkWritable, withTag } from '../../batch/files.js';
-import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, playerName, solveSpec } from '../../batch/job.js';
+import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
@@ -130,7 +130,7 @@ const DEFAULT_CHOICES = new Set(['preset=portfolio', 'pairing=always', 'spaces=e
  * (the player, or `batch` for the solver; `pysol` for PySolFC games) and every choice that is not
  * the default but the budgets: the preset or search, the tactics, a player's parameters and
  * pile, the rules when not the deals' own, the size when not the full one. So runs that differ
- * in those get files of their own (`greedy-cautious-hold-1-1000.csv`), and the defaults keep the
+ * in those get files of their own (`greedy-pairing-cautious-spaces-hold-1-1000.csv`), and the defaults keep the
  * short names (`batch-1-1000.csv`, `greedy-1-1000.csv`); a run with another budget is refused
  * by name when it meets the file, as any resumed run is.
  */
