@@ -173,6 +173,12 @@ describe('limited batch', () => {
     const r = ok(['batch', ...RANGE, ...SMALL, '--workers', '2', '--out', path('w2.csv')]);
     expect(r.stdout).toMatch(/^deals +300$/m);
     expect(r.stdout).toMatch(/^95 % CI +\d+\.\d % to \d+\.\d % of all deals/m);
+    // The win rate is the share of all deals won, as the interval is over all deals; the rate
+    // among the decided deals comes after it under its own name.
+    const n = (label: string): number => Number(new RegExp(`^${label} +(\\d+)`, 'm').exec(r.stdout)![1]);
+    const [won, unsolvable] = [n('won'), n('unsolvable')];
+    expect(r.stdout).toContain(`win rate     ${((100 * won) / 300).toFixed(1)} % of all 300 deals won`);
+    expect(r.stdout).toContain(`decided      ${((100 * won) / (won + unsolvable)).toFixed(1)} % of the ${won + unsolvable} decided deals won`);
     const { header, rows: body } = rows(path('w2.csv'));
     expect(header).toBe('deal,source,rules,size,job,method,max_nodes,max_seconds,max_memory_mb,verdict,limit,nodes,states,solution_length,best_home,cards,ms');
     expect(body).toHaveLength(300);

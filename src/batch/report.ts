@@ -35,8 +35,12 @@ export function formatSummary(s: SummaryFile, title: string): string {
     line('won', s.won),
     line('unsolvable', s.unsolvable),
     line('unknown', s.unknown) + (s.unknown > 0 ? `  (a budget ran out: ${limits})` : ''),
-    `win rate     ${pct(s.winRate.point)} of the ${decided} decided deals${s.unknown > 0 ? ` (the ${s.unknown} unknown left out; the interval below counts them)` : ''}`,
+    // The share of all deals won heads the rates, as the interval is over all deals too; the
+    // rate among the decided deals follows, named as such (with unknown deals left out it can be
+    // far higher: 94.9 % against 54.4 % for the default experiment).
+    `win rate     ${pct(s.winRate.wonShare)} of all ${s.deals} deals won${s.unknown > 0 ? ` (the ${s.unknown} unknown counted as not won)` : ''}`,
     `95 % CI      ${pct(s.winRate.low)} to ${pct(s.winRate.high)} of all deals (Wilson; unknown counted as lost for the low end, won for the high end)`,
+    `decided      ${pct(s.winRate.point)} of the ${decided} decided deals won (won / (won + unsolvable)${s.unknown > 0 ? `; the ${s.unknown} unknown left out` : ''})`,
     `nodes/deal   ${dist(s.nodes, 0)}`,
     `ms/deal      ${dist(s.ms, 1)}`,
     `speed        ${s.speed.dealsPerSecond === null ? '--' : `${s.speed.dealsPerSecond.toFixed(1)} deals/s`} (${s.speed.note})`,

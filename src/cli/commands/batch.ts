@@ -235,8 +235,9 @@ export function registerBatch(program: Command): void {
 One row a deal in the CSV: deal, source, rules, size, job, method, max_nodes, max_seconds,
 max_memory_mb, verdict (won, unsolvable, unknown), limit (what ran out, for unknown), nodes,
 states, solution_length, best_home, cards, ms. The summary (stdout, and FILE.summary.json):
-won, unsolvable, unknown, the win rate among decided deals, and a 95 % Wilson interval over
-all deals that counts unknown as lost for its low end and as won for its high end.
+won, unsolvable, unknown, the win rate (won of all deals), a 95 % Wilson interval over all
+deals that counts unknown as lost for its low end and as won for its high end, and the rate
+among the decided deals (won / (won + unsolvable), unknown left out).
 
 With --player, one row a game instead: deal, source, rules, size, job (play), method
 (player=... pairing=... spaces=... pile=...), verdict (won or lost: the player's game, never
