@@ -515,6 +515,8 @@ describe('limited merge refuses parts that do not fit', () => {
     ok(['batch', '--from', '1', '--count', '50', ...SMALL, '--out', path('a.csv')]);
     ok(['batch', '--from', '61', '--count', '40', ...SMALL, '--out', path('b.csv')]);
     expectUsageError(cli(['merge', path('b.csv'), path('a.csv')]), /deals 51-60 are in none of the files/);
+    ok(['batch', '--from', '52', '--count', '9', ...SMALL, '--out', path('c.csv')]);
+    expectUsageError(cli(['merge', path('c.csv'), path('a.csv')]), /: deal 51 is in none of the files \(a gap between/);
     ok(['batch', '--from', '51', '--count', '10', ...SMALL, '--out', path('gap.csv')]);
     ok(['merge', path('b.csv'), path('gap.csv'), path('a.csv'), '--out', path('abc.csv')]);
     expect(rows(path('abc.csv')).rows).toEqual(rows(path('w1.csv')).rows.slice(0, 100));

@@ -31,6 +31,11 @@ export interface Merged {
 
 const sameRange = (a: DealRange, b: DealRange): boolean => a.from === b.from && a.count === b.count;
 
+/** `deal 11 is`, `deals 11-20 are` (with `of`, a phrase between the deals and the verb). */
+function dealsAre(r: DealRange, of = ''): string {
+  return r.count === 1 ? `deal ${r.from}${of} is` : `deals ${formatRange(r)}${of} are`;
+}
+
 function loadPart(file: string): Part {
   const meta = readMeta(file);
   const rf = loadResults(file, false);
@@ -104,7 +109,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     }
     if (b.meta.part.from > aEnd)
       throw new UserError(
-        `deals ${formatRange({ from: aEnd, count: b.meta.part.from - aEnd })} are in none of the files (a gap between '${a.file}' and '${b.file}')`,
+        `${dealsAre({ from: aEnd, count: b.meta.part.from - aEnd })} in none of the files (a gap between '${a.file}' and '${b.file}')`,
       );
   }
   const lo = sorted[0]!.meta.part.from;
@@ -113,7 +118,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
   if (oneRange && !sameRange(union, first.meta.range)) {
     const r = first.meta.range;
     const missing = union.from > r.from ? { from: r.from, count: union.from - r.from } : { from: union.from + union.count, count: r.from + r.count - union.from - union.count };
-    throw new UserError(`deals ${formatRange(missing)} of the range ${formatRange(r)} are in none of the files: give all its parts`);
+    throw new UserError(`${dealsAre(missing, ` of the range ${formatRange(r)}`)} in none of the files: give all its parts`);
   }
   // Combine.
   const lines = sorted.flatMap((p) => sortLines(p.rf.lines));

@@ -20,8 +20,9 @@ export function registerMerge(program: Command): void {
         'limited merge results/a-1-1000.csv results/a-1001-2000.csv --out results/a.csv',
       ) +
         '\nThe files must come from runs with the same rules, size and solver options, each\n' +
-        'complete; together they must cover their deals without a gap or an overlap, and the\n' +
-        'shards of one --shard I/N split must all be there. Anything else is refused with one\n' +
+        'complete; together they must cover one range of deals without a gap or an overlap (the\n' +
+        'shards of a --shard I/N split, runs of adjacent ranges, or a mix of the two). Anything\n' +
+        'else is refused with one\n' +
         "line naming the file and what is wrong (exit 2). The summary is batch's: verdict counts,\n" +
         'the win rate and its 95 % Wilson interval (unknown counted as lost for the low end, won\n' +
         'for the high end), nodes and milliseconds per deal.\n',
