@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/files.js';
 import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/bench/stats.js';
-import { expandDeals, loadSet, parseSet } from '../src/bench/sets.js';
-import { BOOK, dealFromNumber, parseSize } from '../src/game/index.js';
+import { expandDeals, loadSet, parseSet, rangeList } from '../src/bench/sets.js';
+import { BOOK, FULL_SIZE, dealFromNumber, parseSize } from '../src/game/index.js';
 import { Solver } from '../src/solver/search.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -266,6 +266,9 @@ describe('deal sets', () => {
     expect(() => parseSet('{"name":"x","source":"v1","rules":"book","deals":[1,2],"count":3}', 'x.json')).toThrow(/x\.json: "count" is 3 but "deals" holds 2 deals/);
     expect(() => parseSet('{"name":"x","source":"web","rules":"book","deals":[1]}', 'x.json')).toThrow(/"source" must be "v1"/);
     expect(() => parseSet('not json', 'x.json')).toThrow(/x\.json: not valid JSON/);
+    // A range's name (and bench's default directory) says the size when it is not the full one.
+    expect(rangeList('v1', 1, 10, BOOK, FULL_SIZE).name).toBe('deals-1-10');
+    expect(rangeList('v1', 1, 10, BOOK, parseSize('1x5,4x3')).name).toBe('deals-1-10-1x5-4x3');
     // The file named once: a missing rules string, then rules that do not parse.
     expect(() => parseSet('{"name":"x","source":"v1","rules":"","deals":[1]}', 'x.json')).toThrow(/^x\.json: "rules" must be a non-empty string$/);
     expect(() => parseSet('{"name":"x","source":"v1","rules":"bogus","deals":[1]}', 'x.json')).toThrow(/^x\.json: "rules": [^]*bogus/);

@@ -64,7 +64,7 @@ export function formatReport(r: BenchResult): string {
   const budget = [`max ${b.maxNodes} nodes`, ...(b.maxSeconds !== null ? [`max ${b.maxSeconds} s`] : [])].join(', ');
   const out: string[] = [];
   out.push(
-    `limited bench · ${list.name}: ${list.description} (${n} deals) · rules ${r.spec.rules} · search=${r.config.solver.search} · ` +
+    `limited bench · ${list.name}: ${list.description} (${n} deals) · rules ${r.spec.rules} · size ${r.spec.size} · search=${r.config.solver.search} · ` +
       `${budget} a search · ${r.labels.length} heuristic${r.labels.length === 1 ? '' : 's'} · ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${formatDuration(r.seconds)}`,
   );
   if (r.config.solver.search === 'dfs') out.push('note: depth-first search does not use the heuristic (it orders moves by a fixed rule), so every line searches alike');

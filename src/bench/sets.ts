@@ -167,8 +167,11 @@ export function rangeList(source: DealSourceKind, from: number, to: number, rule
   const deals: number[] = [];
   for (let n = from; n <= to; n++) deals.push(n);
   const what = source === 'pysol' ? 'PySolFC games' : 'deals';
+  // A size that is not the full one is in the name (and so in bench's default directory), so
+  // that small and full-size runs of one range do not share a directory.
+  const small = sizeEqual(size, FULL_SIZE) ? '' : `-${formatSize(size).replace(/[^0-9a-z]+/gi, '-')}`;
   return {
-    name: `${source === 'pysol' ? 'pysol' : 'deals'}-${from}-${to}`,
+    name: `${source === 'pysol' ? 'pysol' : 'deals'}-${from}-${to}${small}`,
     description: `${what} ${from}-${to}`,
     source,
     rules,

@@ -63,7 +63,8 @@ export function buildProgram(): Command {
         "(the deal of PySolFC's Limited game number GAME, played by the pysol rules unless --rules).\n" +
         'Exit status: 0 ok (for solve: any verdict, won, unsolvable or unknown), 1 invalid solution,\n' +
         '2 bad input (one line on stderr), 3 a solver solution that fails to verify (a bug),\n' +
-        '70 internal error.\n',
+        '70 internal error; batch, start and experiment: 130 or 143 when interrupted (SIGINT,\n' +
+        'SIGTERM), after saving what was done (run the command again to resume).\n',
     );
   for (const register of COMMANDS) register(program);
   for (const cmd of program.commands) cmd.configureOutput({ outputError: usageLine(`limited ${cmd.name()} --help`) });

@@ -140,7 +140,7 @@ that fails to verify (a solver bug).
         const cfg = benchConfig(o, process.argv.slice(2));
         const b = cfg.solver;
         process.stderr.write(
-          `limited bench: ${cfg.list.name} (${cfg.list.deals.length} deals), ${cfg.heuristics.length} heuristics, search=${b.search}, ` +
+          `limited bench: ${cfg.list.name} (${cfg.list.deals.length} deals), ${cfg.heuristics.length} heuristic${cfg.heuristics.length === 1 ? '' : 's'}, search=${b.search}, ` +
             `${[b.maxNodes !== undefined ? `max ${b.maxNodes} nodes` : '', b.maxSeconds !== undefined ? `max ${b.maxSeconds} s` : ''].filter(Boolean).join(', ')} a search -> ${cfg.outDir}\n`,
         );
         try {
