@@ -22,10 +22,10 @@ export function registerMerge(program: Command): void {
         '\nThe files must come from runs with the same rules, size and solver options, each\n' +
         'complete; together they must cover one range of deals without a gap or an overlap (the\n' +
         'shards of a --shard I/N split, runs of adjacent ranges, or a mix of the two). Anything\n' +
-        'else is refused with one\n' +
-        "line naming the file and what is wrong (exit 2). The summary is batch's: verdict counts,\n" +
-        'the win rate and its 95 % Wilson interval (unknown counted as lost for the low end, won\n' +
-        'for the high end), nodes and milliseconds per deal.\n',
+        "else is refused with one line naming the file and what is wrong (exit 2). The summary is\n" +
+        "batch's: verdict counts, the win rate and its 95 % Wilson interval (unknown counted as\n" +
+        'lost for the low end, won for the high end), the rate among the decided deals, nodes and\n' +
+        'milliseconds per deal.\n',
     )
     .action(
       run((files: string[], o: { out?: string }) => {
