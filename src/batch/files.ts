@@ -32,6 +32,11 @@ export const summaryPath = (csv: string): string => `${stem(csv)}.summary.json`;
 export const lockPath = (csv: string): string => `${csv}.lock`;
 const tmpPath = (file: string): string => `${file}.tmp`;
 
+/** Text as a part of a file name: lower case, each run of other characters than a-z, 0-9 and '.' one '-'. */
+export function nameSlug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+}
+
 /** `results/run.csv` + shard 3/10 -> `results/run.shard-03-of-10.csv`. */
 export function withTag(csv: string, tag: string): string {
   return `${stem(csv)}.${tag}.csv`;

@@ -23,6 +23,7 @@ import { basename, join, resolve } from 'node:path';
 import {
   type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual,
 } from '../game/index.js';
+import { nameSlug } from '../batch/files.js';
 import { packageRoot } from '../batch/machine.js';
 import { type DealSourceKind } from '../batch/job.js';
 
@@ -169,7 +170,7 @@ export function rangeList(source: DealSourceKind, from: number, to: number, rule
   const what = source === 'pysol' ? 'PySolFC games' : 'deals';
   // A size that is not the full one is in the name (and so in bench's default directory), so
   // that small and full-size runs of one range do not share a directory.
-  const small = sizeEqual(size, FULL_SIZE) ? '' : `-${formatSize(size).replace(/[^0-9a-z]+/gi, '-')}`;
+  const small = sizeEqual(size, FULL_SIZE) ? '' : `-${nameSlug(formatSize(size))}`;
   return {
     name: `${source === 'pysol' ? 'pysol' : 'deals'}-${from}-${to}${small}`,
     description: `${what} ${from}-${to}`,

@@ -4,8 +4,10 @@ import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
+import { DEFAULT_PRESET } from '../../solver/search.js';
+import { NO_RESTRICTION } from '../../game/tactics.js';
 import { type BatchConfig, runBatch } from '../../batch/run.js';
-import { checkWritable, withTag } from '../../batch/files.js';
+import { checkWritable, nameSlug, withTag } from '../../batch/files.js';
 import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
@@ -122,8 +124,10 @@ export function jobFromFlags(o: BatchCliOptions, source: DealSourceKind, rules: 
   return prefixed('--player', () => playSpec(source, rules, size, o.player!, tactics, (o.pile ?? 'remembered') as 'remembered' | 'forgotten'));
 }
 
+/** The method's words that a default file name gives by their value alone (`fast`, not `preset-fast`). */
+const NAMED_BY_VALUE = new Set(['player', 'preset', 'search', 'heuristic']);
 /** The solver's and the players' choices that are their defaults, left out of a default file name. */
-const DEFAULT_CHOICES = new Set(['preset=portfolio', 'pairing=always', 'spaces=eager', 'pile=remembered']);
+const DEFAULT_CHOICES = new Set([`preset=${DEFAULT_PRESET}`, `pairing=${NO_RESTRICTION.pairing}`, `spaces=${NO_RESTRICTION.spaces}`, 'pile=remembered']);
 
 /**
  * The results file when --out is not given: results/NAME-A-B.csv. NAME says what plays the deals
@@ -135,18 +139,17 @@ const DEFAULT_CHOICES = new Set(['preset=portfolio', 'pairing=always', 'spaces=e
  * by name when it meets the file, as any resumed run is.
  */
 export function defaultOut(spec: JobSpec, range: DealRange): string {
-  const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
   const parts: string[] = [];
   for (const token of spec.method.split(' ')) {
     if (DEFAULT_CHOICES.has(token)) continue;
-    const [key, value] = [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)];
     // A player, a preset, a search or a heuristic by its name alone; a tactic as key-value.
-    parts.push(slug(key === 'player' || key === 'preset' || key === 'search' || key === 'heuristic' ? value : token));
+    const eq = token.indexOf('=');
+    parts.push(nameSlug(NAMED_BY_VALUE.has(token.slice(0, eq)) ? token.slice(eq + 1) : token));
   }
   if (!spec.player) parts.unshift(spec.source === 'pysol' ? 'pysol' : 'batch');
   else if (spec.source === 'pysol') parts.push('pysol');
-  if (spec.rules !== (spec.source === 'pysol' ? 'pysol' : 'book')) parts.push(slug(spec.rules));
-  if (spec.size !== formatSize(FULL_SIZE)) parts.push(slug(spec.size));
+  if (spec.rules !== (spec.source === 'pysol' ? 'pysol' : 'book')) parts.push(nameSlug(spec.rules));
+  if (spec.size !== formatSize(FULL_SIZE)) parts.push(nameSlug(spec.size));
   return `results/${parts.join('-')}-${range.from}-${range.from + range.count - 1}.csv`;
 }
 
