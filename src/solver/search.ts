@@ -466,6 +466,19 @@ const RELEASE_BYTES = 32 * 1024 * 1024;
 const SLICE = 4096;
 
 /**
+ * `t` emptied when it has this memory cap and signature width (a batch reuses its arrays deal
+ * after deal), else a new table with room for `expected` states to start with.
+ */
+function emptiedOr(t: SignatureTable | null, maxMemoryMB: number, bits: number, expected: number): SignatureTable {
+  const maxBytes = maxMemoryMB * 1024 * 1024;
+  if (t && t.maxBytes === maxBytes && t.bits === bits) {
+    t.clear();
+    return t;
+  }
+  return new SignatureTable(maxBytes, expected, bits);
+}
+
+/**
  * Solves one deal with perfect information. One Solver can be reused for many deals of the
  * same size and rules (its buffers are kept; the table is rebuilt per deal).
  */
@@ -724,28 +737,16 @@ export class Solver {
 
   /** The signature table for one depth-first search: the last one, emptied, when it fits, else a new one. */
   private signatureTable(o: SolveOptions): SignatureTable {
-    const maxBytes = o.maxMemoryMB * 1024 * 1024;
-    const t = this.sigTable;
-    if (t && t.maxBytes === maxBytes && t.bits === o.signatureBits) {
-      t.clear();
-      return t;
-    }
-    return (this.sigTable = new SignatureTable(maxBytes, Math.min(o.maxNodes, 1 << 30), o.signatureBits));
+    return (this.sigTable = emptiedOr(this.sigTable, o.maxMemoryMB, o.signatureBits, Math.min(o.maxNodes, 1 << 30)));
   }
 
   /**
-   * The rollout's table of the positions its attempt has played: the last one, emptied, when it
-   * has the same cap, else a new one. It is capped by the memory cap like the other searches'
-   * tables (it reports the rollout's states); the look-aheads' tables are not.
+   * The rollout's table of the positions its attempt has played, reused in the same way. It is
+   * capped by the memory cap like the other searches' tables (it reports the rollout's states);
+   * the look-aheads' tables are not.
    */
   private rolloutTable(o: SolveOptions): SignatureTable {
-    const maxBytes = o.maxMemoryMB * 1024 * 1024;
-    const t = this.rolloutSeen;
-    if (t && t.maxBytes === maxBytes) {
-      t.clear();
-      return t;
-    }
-    return (this.rolloutSeen = new SignatureTable(maxBytes, 4096));
+    return (this.rolloutSeen = emptiedOr(this.rolloutSeen, o.maxMemoryMB, DEFAULT_OPTIONS.signatureBits, 4096));
   }
 
   /**
