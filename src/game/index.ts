@@ -8,3 +8,4 @@ export * from './verify.js';
 export * from './pysol.js';
 export * from './solvitaire.js';
 export * from './tactics.js';
+export * from './shorten.js';

@@ -4,6 +4,7 @@ import { type Rules, type SecondDeal } from '../game/rules.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { Game, type PackedMove, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { verifyMoves } from '../game/verify.js';
+import { shortenLine } from '../game/shorten.js';
 import { type Heuristic, HEURISTICS } from './heuristics.js';
 import { PileBound } from './bound.js';
 import { WasteBound } from './wastebound.js';
@@ -558,6 +559,7 @@ export class Solver {
       const r = next.value;
       let moves = r.moves;
       if (r.verdict === 'won') {
+        moves = shortenLine(deal, rules, moves!);
         const check = verifyMoves(deal, rules, moves!);
         if (!check.won) throw new SolutionError(`solver produced a solution that does not verify: ${check.error ? `move ${check.error.index}: ${check.error.reason}` : 'stops short'}`);
       } else moves = null;
