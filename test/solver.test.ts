@@ -290,6 +290,8 @@ function expectRolloutAnswer(deal: Deal, rules: Rules, r: SolveResult, what: str
     return false;
   }
   expect(checkWin(deal, rules, r, what)).toBeNull();
+  // A win has every card home at best (the audit found 3 of 4 on size 1x1 1x1).
+  expect(r.bestHome, what).toBe(deal.size.packs * deal.size.ranks * 4);
   expect(referenceSolve(deal, rules).verdict, what).toBe('won');
   return true;
 }
@@ -586,6 +588,13 @@ describe('stage shares', () => {
 });
 
 describe('rollout', () => {
+  it('counts every card home at best when it wins, even when its last moves home came after its look-ahead (size 1x1 1x1)', () => {
+    const deal = dealFromNumber(1, parseSize('1x1 1x1'));
+    const r = new Solver().solve(deal, BOOK, ROLLOUT_SMALL);
+    expect(r.verdict).toBe('won');
+    expect(r.bestHome).toBe(4);
+  });
+
   it('answers won (a verified solution) or unknown, never unsolvable, within its node budget', () => {
     // The rollout itself proves nothing; only LockBound, asked before any search, may (below).
     const solver = new Solver();

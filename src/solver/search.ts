@@ -1006,7 +1006,8 @@ export class Solver {
     let nodes = 0;
     let bestHome = g.home;
     const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', won: PackedMove[] | null = null) => ({
-      verdict, limit, nodes, states: seen.size, bytesPerState: seen.bytesPerState(), bestHome, moves: won,
+      // (A win's last moves home can come after the look-ahead that found them counted its cards.)
+      verdict, limit, nodes, states: seen.size, bytesPerState: seen.bytesPerState(), bestHome: verdict === 'won' ? g.total : bestHome, moves: won,
     });
     if (g.isWon()) return finish('won', undefined, []);
     const restarts = Math.max(1, o.rolloutRestarts);
