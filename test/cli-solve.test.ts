@@ -133,10 +133,20 @@ describe('solve', () => {
     expect((JSON.parse(r.stdout) as { verdict: string }).verdict).toBe('won');
   });
 
+  it('--heuristic alone orders the default preset\'s best-first stages', () => {
+    const r = cli(['solve', WON, ...SMALL, '--heuristic', 'home']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/solver: +preset portfolio, heuristic home\n/);
+    expect(r.stdout).toMatch(/verdict: +won/);
+  });
+
   it('bad values: exit 2, one line', () => {
     expectUsageError(cli(['solve', '1', '--search', 'bfs']), /--search.*dfs, best/);
     expectUsageError(cli(['solve', '1', '--search', 'best', '--heuristic', 'nope']), /unknown heuristic 'nope' \(heuristics: blend, /);
-    expectUsageError(cli(['solve', '1', '--heuristic', 'home']), /--search best/);
+    // A heuristic where no best-first search runs is refused, whatever chose the searches.
+    expectUsageError(cli(['solve', '1', '--search', 'dfs', '--heuristic', 'home']), /which --search dfs does not run: add --search best or use a --preset with a best-first stage \(portfolio, best\)/);
+    expectUsageError(cli(['solve', '1', '--preset', 'fast', '--heuristic', 'home']), /which --preset fast does not run/);
+    expectUsageError(cli(['solve', '1', '--preset', 'prove', '--heuristic', 'home']), /which --preset prove does not run/);
     for (const v of ['0', '-3', '1.5', 'lots']) expectUsageError(cli(['solve', '1', '--max-nodes', v]), /--max-nodes must be a whole number >= 1/);
     for (const v of ['0', '-1', 'soon']) expectUsageError(cli(['solve', '1', '--max-seconds', v]), /--max-seconds must be a number > 0/);
     expectUsageError(cli(['solve', '1', '--max-memory', '0']), /--max-memory must be a number > 0/);

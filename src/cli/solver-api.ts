@@ -51,6 +51,17 @@ export function checkPreset(name: string): string | undefined {
   return hasPresets() ? name : undefined;
 }
 
+/**
+ * The presets with a best-first stage (under some rules), the ones a heuristic orders; all of
+ * them for a solver without presets' stages to read.
+ */
+export function presetsWithBestFirst(): string[] {
+  if (!hasPresets()) return solverPresets().map((p) => p.name);
+  return Object.entries(api['PRESETS'] as Record<string, { stages?: readonly { options?: { search?: unknown } }[] }>)
+    .filter(([, p]) => !Array.isArray(p.stages) || p.stages.some((s) => s.options?.search === 'best'))
+    .map(([name]) => name);
+}
+
 /** Checks a heuristic name against HEURISTICS; the error lists the names. */
 export function checkHeuristic(name: string): string {
   if (!Object.hasOwn(HEURISTICS, name))

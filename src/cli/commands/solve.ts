@@ -11,7 +11,7 @@ import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
 import {
-  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, solveWith,
+  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, presetsWithBestFirst, solveWith,
   solverPresets,
 } from '../solver-api.js';
 
@@ -73,7 +73,7 @@ export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout'];
 
 /**
  * Builds the solver's options from the command line flags: a plain object with only the flags
- * given. With no --preset, --search or --heuristic, the solver's default preset (when it has
+ * given. With no --preset or --search, the solver's default preset (when it has
  * presets). Throws UserError for bad values.
  */
 export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
@@ -81,17 +81,24 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
   if (o.preset !== undefined) {
     const p = checkPreset(o.preset);
     if (p !== undefined) opts.preset = p;
-  } else if (o.search === undefined && o.heuristic === undefined) {
+  } else if (o.search === undefined) {
     const p = defaultPreset();
     if (p !== undefined) opts.preset = p;
   }
   if (o.search !== undefined) opts.search = o.search;
   if (o.heuristic !== undefined) {
     opts.heuristic = checkHeuristic(o.heuristic);
-    // A heuristic orders best-first search only: without a preset (whose stages may search
-    // best-first) say so rather than ignore it.
-    if (opts.search !== 'best' && o.preset === undefined && (opts.search !== undefined || DEFAULT_OPTIONS.search !== 'best'))
-      throw new UserError(`--heuristic is used only by best-first search: add --search best${hasPresets() ? ' (or a --preset with a best-first stage)' : ''}`);
+    // A heuristic orders best-first search only (in a preset, its best-first stages): where no
+    // best-first search runs, say so rather than ignore it.
+    const best = presetsWithBestFirst();
+    const runsBest =
+      opts.search === 'best' || (opts.search === undefined && (opts.preset !== undefined ? best.includes(opts.preset) : DEFAULT_OPTIONS.search === 'best'));
+    if (!runsBest) {
+      const what = opts.search !== undefined ? `--search ${opts.search}` : opts.preset !== undefined ? `--preset ${opts.preset}` : 'the default search';
+      throw new UserError(
+        `--heuristic is used only by best-first search, which ${what} does not run: add --search best${hasPresets() && best.length > 0 ? ` or use a --preset with a best-first stage (${best.join(', ')})` : ''}`,
+      );
+    }
   }
   if (o.maxNodes !== undefined) opts.maxNodes = positiveInteger('--max-nodes', o.maxNodes);
   if (o.maxSeconds !== undefined) opts.maxSeconds = positiveNumber('--max-seconds', o.maxSeconds);
@@ -268,7 +275,7 @@ export function registerSolve(program: Command): void {
     .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')} (default: ${dflt(String(DEFAULT_OPTIONS.heuristic))})`)
     .option(
       '--preset <name>',
-      `named solver settings: ${presets.map((p) => p.name).join(', ')} (listed below; ${def ? `default ${def} unless --search or --heuristic is given; ` : ''}flags given as well override the preset)`,
+      `named solver settings: ${presets.map((p) => p.name).join(', ')} (listed below; ${def ? `default ${def} unless --search is given; ` : ''}flags given as well override the preset)`,
     )
     .option('--max-nodes <n>', `stop with 'unknown' after N nodes expanded, a whole number >= 1 (default: ${dflt(String(DEFAULT_OPTIONS.maxNodes))})`)
     .option(
