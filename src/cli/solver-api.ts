@@ -86,6 +86,9 @@ export function positiveNumber(option: string, text: string): number {
   return n;
 }
 
+/** Nodes between progress reports of a single search (a preset reports after each of its slices). */
+const PROGRESS_STEP = 1 << 16;
+
 type SolvePreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>) => SolveResult;
 
 /**
@@ -96,7 +99,18 @@ type SolvePreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<Solv
  */
 export function solveWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions): SolveResult {
   const { preset, ...rest } = opts;
-  if (preset === undefined) return solver.solve(deal, rules, rest);
+  if (preset === undefined) {
+    // One search: run in steps when someone watches its progress (the same search: a search run
+    // a step at a time is the search run in one, `Solver.start`).
+    const watch = (solver as { onProgress?: Solver['onProgress'] }).onProgress;
+    if (!watch || typeof (solver as { start?: unknown }).start !== 'function') return solver.solve(deal, rules, rest);
+    const run = solver.start(deal, rules, rest);
+    for (let n = PROGRESS_STEP; ; n += PROGRESS_STEP) {
+      const r = run.step(n);
+      if (r) return r;
+      watch(run.progress());
+    }
+  }
   const solvePreset = (solver as unknown as { solvePreset?: unknown }).solvePreset;
   if (typeof solvePreset === 'function') return (solvePreset as SolvePreset).call(solver, deal, rules, preset, rest);
   return solver.solve(deal, rules, opts as Partial<SolveOptions>);

@@ -439,6 +439,21 @@ interface BestAt {
   readonly tactics: Tactics | null;
 }
 
+/** Searches' figures together: nodes and states added up, the most cards home, bytes a state over all their states. */
+function sumOf(parts: readonly Progress[]): Progress {
+  let nodes = 0;
+  let states = 0;
+  let bytes = 0;
+  let bestHome = 0;
+  for (const p of parts) {
+    nodes += p.nodes;
+    states += p.states;
+    bestHome = Math.max(bestHome, p.bestHome);
+    bytes += p.bytesPerState * p.states;
+  }
+  return { nodes, states, bestHome, bytesPerState: states > 0 ? bytes / states : 0 };
+}
+
 /** One search in progress (`Solver.start`). */
 export interface SearchRun {
   /**
@@ -518,6 +533,11 @@ export class Solver {
   private lastTable: TableStats | null = null;
   /** The Solvers of the stages of a preset (`solvePreset`), kept from deal to deal. */
   private helpers: Solver[] = [];
+  /**
+   * Called with the figures so far (all stages together) after each slice of a preset's
+   * searches, when set (`limited solve` draws its progress line with it). Null: not called.
+   */
+  onProgress: ((p: Progress) => void) | null = null;
 
   /**
    * Solves with one search: `opts` over DEFAULT_OPTIONS. See `solvePreset` for named presets.
@@ -646,6 +666,7 @@ export class Solver {
       const t = performance.now();
       const r = runs[i]!.step(until);
       spent[i] = spent[i]! + performance.now() - t;
+      if (this.onProgress) this.onProgress(sumOf(this.parts(runs, results)));
       if (!r) {
         if (lost && this.looksLost(runs, lost)) {
           // The last stage's Solver runs the search of `lost`, with that stage's memory share.
@@ -695,18 +716,7 @@ export class Solver {
 
   /** The preset's result: `r`'s verdict and moves, with nodes, states and best home over all its searches' `parts`. */
   private presetResult(parts: readonly Progress[], r: SolveResult, t0: number): SolveResult {
-    let nodes = 0;
-    let states = 0;
-    let bytes = 0;
-    let bestHome = 0;
-    for (const p of parts) {
-      nodes += p.nodes;
-      states += p.states;
-      bestHome = Math.max(bestHome, p.bestHome);
-      bytes += p.bytesPerState * p.states;
-    }
-    const bytesPerState = states > 0 ? bytes / states : 0;
-    return { ...r, nodes, states, bestHome, bytesPerState, seconds: (performance.now() - t0) / 1000 };
+    return { ...r, ...sumOf(parts), seconds: (performance.now() - t0) / 1000 };
   }
 
   /** The moves to try from the current position: `childMoves` (moves.ts). */

@@ -5,8 +5,9 @@ import {
   type Deal, type Tactics, NO_RESTRICTION, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
 } from '../../game/index.js';
 import { BatchSolverError } from '../../batch/run.js';
+import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type SearchKind, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
+import { type Progress, type SearchKind, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
 import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
@@ -106,6 +107,37 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
   const tactics = tacticsFromFlags(o);
   if (tactics !== undefined) opts.tactics = tactics;
   return opts;
+}
+
+/**
+ * On a terminal, the search's progress on stderr: one line redrawn in place, at most five times
+ * a second, and wiped when the search ends (so that stdout's report stands alone); null when
+ * stderr is not a terminal. Ctrl-C stops the search at once (the search runs on this thread, so
+ * no report follows): the last line drawn says how far it got.
+ */
+function progressLine(deal: Deal): { show: (p: Progress) => void; end: () => void } | null {
+  const err = process.stderr;
+  if (err.isTTY !== true) return null;
+  const t0 = performance.now();
+  const cards = deal.size.packs * deal.size.ranks * 4;
+  let last = 0;
+  let drawn = false;
+  return {
+    show: (p) => {
+      const now = performance.now();
+      if (now - last < 200) return;
+      last = now;
+      const secs = (now - t0) / 1000;
+      const text =
+        `solving ${formatDuration(secs)} · ${p.nodes.toLocaleString('en-US')} nodes · ${(p.nodes / secs / 1e6).toFixed(2)} M/s · ` +
+        `${p.states.toLocaleString('en-US')} states · best ${p.bestHome}/${cards} home · Ctrl-C stops`;
+      err.write(`\r${text.slice(0, Math.max(0, (err.columns || 100) - 1))}\x1b[K`);
+      drawn = true;
+    },
+    end: () => {
+      if (drawn) err.write('\r\x1b[K');
+    },
+  };
 }
 
 /** Fails early (before a long search) when --solution-out cannot be written. */
@@ -313,6 +345,8 @@ export function registerSolve(program: Command): void {
         "--json fields: deal, rules, size, options, verdict, limit, proof ('search' or 'locks' for\n" +
         'unsolvable, else null), nodes, states, seconds,\n' +
         'nodesPerSecond, bytesPerState, bestHome, cards, solution (array of moves, or null).\n' +
+        'On a terminal, a progress line on stderr (time, nodes, nodes a second, states, cards home\n' +
+        'at best), wiped when the search ends; Ctrl-C stops at once, leaving that line.\n' +
         'Exit status: 0 for any verdict (won, unsolvable, unknown), 2 bad input, 3 if a solution\n' +
         'fails to verify (a solver bug: one line "limited: internal error: ...").\n' +
         `\nPresets (--preset):\n${presetList}\n`,
@@ -326,7 +360,14 @@ export function registerSolve(program: Command): void {
         try {
           // A time budget given alone is the budget: the preset's node cap does not cut it short.
           const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
-          res = solveWith(new Solver(), r.deal, r.rules, budget);
+          const solver = new Solver();
+          const line = progressLine(r.deal);
+          if (line) solver.onProgress = line.show;
+          try {
+            res = solveWith(solver, r.deal, r.rules, budget);
+          } finally {
+            line?.end();
+          }
         } catch (e) {
           if (reportSolutionBug(e)) return;
           throw e;
