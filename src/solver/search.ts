@@ -535,7 +535,8 @@ export class Solver {
   private helpers: Solver[] = [];
   /**
    * Called with the figures so far (all stages together) after each slice of a preset's
-   * searches, when set (`limited solve` draws its progress line with it). Null: not called.
+   * searches, when set (`limited solve` draws its progress line with it; for a single search the
+   * command line's `solveWith` runs it in steps and calls it after each). Null: not called.
    */
   onProgress: ((p: Progress) => void) | null = null;
 
