@@ -566,6 +566,16 @@ describe('one-line errors, exit 2', () => {
     expectUsageError(cli(['batch', ...args]), pattern);
   });
 
+  it('a range that ends just past the last deal number is refused before any work', () => {
+    // 2^53 - 1 + 2 - 1 rounds back to 2^53 - 1 in doubles: the check must not add first.
+    for (const extra of [[], ['--player', 'greedy']]) {
+      const out = path('past-the-end.csv');
+      const r = cli(['batch', '--from', '9007199254740991', '--count', '2', '--size', '1x5,4x3', ...extra, '--no-progress', '--out', out]);
+      expectUsageError(r, /--from 9007199254740991 --count 2 goes past the last deal number 9007199254740991/);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('start checks its options like batch', () => {
     expectUsageError(cli(['start', '--workers', '0']), /--workers must be a whole number >= 1/);
   });

@@ -261,6 +261,7 @@ describe('limited experiment tactics', () => {
     [['--solver-nodes', 'lots'], /--solver-nodes must be a whole number >= 1/],
     [['--sampling-deals', '-1'], /--sampling-deals must be a whole number >= 1/],
     [['--from', 'x'], /--from: deal number 'x'/],
+    [['--from', '9007199254740991', '--deals', '2'], /--from 9007199254740991 with 2 deals goes past the last deal number/],
     [['--only', 'chess'], /--only: 'chess' is neither a group \(greedy, sampling, solver, rules, players\) nor a row/],
     [['--only', ','], /--only needs groups or row names/],
     [['--sampling-player', 'greedy'], /--sampling-player must be a sampling player/],

@@ -73,7 +73,8 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
     source = 'v1';
     const from = prefixed('--from', () => parseDealNumber(o.from!));
     const count = positiveInteger('--count', o.count);
-    if (from + count - 1 > MAX_DEAL_NUMBER) throw new UserError(`--from ${from} --count ${count} goes past the last deal number ${MAX_DEAL_NUMBER}`);
+    // Compared as count - 1 > MAX - from: from + count can pass 2^53, where doubles round (2^53 - 1 + 2 - 1 gave 2^53 - 1).
+    if (count - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} --count ${count} goes past the last deal number ${MAX_DEAL_NUMBER}`);
     range = { from, count };
   }
   const rules: Rules = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : source === 'pysol' ? PYSOL : BOOK;

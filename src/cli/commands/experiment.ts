@@ -92,7 +92,8 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const solverNodes = positiveInteger('--solver-nodes', o.solverNodes);
         const samplingDeals = positiveInteger('--sampling-deals', o.samplingDeals);
         const most = Math.max(deals, solverDeals, samplingDeals);
-        if (from + most - 1 > MAX_DEAL_NUMBER) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
+        // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
+        if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
         if (most > 2 ** 32) throw new UserError(`${most} deals in one row is too many (at most 2^32)`);
         if (playerName(o.samplingPlayer) !== 'sampling')
           throw new UserError(`--sampling-player must be a sampling player, sampling[:key=value,...], not '${o.samplingPlayer}'`);
