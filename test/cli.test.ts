@@ -219,4 +219,18 @@ describe('bad input: exit 2, one line, no stack', () => {
     expectUsageError(cli(['verify', '1']), /--solution/);
     expectUsageError(cli(['shwo', '1']), /unknown command/);
   });
+
+  it("'help NAME' with an unknown name says so in one line, as an unknown command does", () => {
+    expectUsageError(cli(['help', 'foo']), /^limited: unknown command 'foo' \(see 'limited --help'\)$/);
+    expectUsageError(cli(['experiment', 'help', 'foo']), /^limited: unknown command 'foo' \(see 'limited experiment --help'\)$/);
+    // Known names and no name still give the help, on stdout, exit 0.
+    const verify = cli(['help', 'verify']);
+    expect([verify.status, verify.stderr]).toEqual([0, '']);
+    expect(verify.stdout).toBe(cli(['verify', '--help']).stdout);
+    const top = cli(['help']);
+    expect([top.status, top.stderr]).toEqual([0, '']);
+    expect(top.stdout).toMatch(/^Usage: limited /);
+    expect(top.stdout).toMatch(/^ {2}help \[command\] +display help for command$/m);
+    expect(cli(['experiment', 'help', 'tactics']).stdout).toBe(cli(['experiment', 'tactics', '--help']).stdout);
+  });
 });

@@ -34,6 +34,26 @@ function usageLine(helpHint: string) {
   return (str: string, write: (s: string) => void) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see '${helpHint}')\n`);
 }
 
+/**
+ * `help [command]` of a command with subcommands, in place of commander's, which for an unknown
+ * name prints the whole help as an error without saying what was wrong: this one says
+ * `unknown command 'foo'` as `limited foo` does (exit 2).
+ */
+function addHelpCommand(parent: Command, name: string): void {
+  parent.helpCommand(false);
+  parent
+    .command('help')
+    .configureOutput({ outputError: usageLine(`${name} help --help`) })
+    .description('display help for command')
+    .argument('[command]', 'the command')
+    .action((name: string | undefined) => {
+      if (name === undefined) return parent.help();
+      const cmd = parent.commands.find((c) => c.name() === name || c.aliases().includes(name));
+      if (!cmd) return parent.error(`unknown command '${name}'`, { code: 'commander.unknownCommand' });
+      return cmd.help();
+    });
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -67,6 +87,8 @@ export function buildProgram(): Command {
         'SIGTERM), after saving what was done (run the command again to resume).\n',
     );
   for (const register of COMMANDS) register(program);
+  addHelpCommand(program, 'limited');
+  for (const cmd of program.commands) if (cmd.commands.length > 0) addHelpCommand(cmd, `limited ${cmd.name()}`);
   for (const cmd of program.commands) cmd.configureOutput({ outputError: usageLine(`limited ${cmd.name()} --help`) });
   return program;
 }
