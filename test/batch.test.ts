@@ -205,6 +205,20 @@ describe('limited batch', () => {
     expect(r.stdout).toMatch(new RegExp(`^won +${summary.won} `, 'm'));
   });
 
+  it('says one deal, one worker, in the singular', () => {
+    const r = ok(['batch', '--from', '7', '--count', '1', ...SMALL, '--workers', '1', '--out', path('one.csv')]);
+    expect(r.stderr).toMatch(/; 1 deal to do, 1 worker, chunks of 1$/m);
+    expect(r.stdout).toMatch(/^win rate +\d+\.\d % of the 1 deal won/m);
+    expect(r.stdout).toMatch(/\(1 deal in \d+\.\d s of wall-clock time, 1 worker\)$/m);
+    expect(r.stdout).not.toMatch(/\b1 deals\b/);
+  });
+
+  it('says where a Slurm shard comes from in its help', () => {
+    const help = ok(['batch', '--help']).stdout;
+    expect(help).toContain('the shard is taken from\nthe environment');
+    expect(help).not.toMatch(/picked\s+itself/);
+  });
+
   it('gives the same rows (but the timing) with 1 and 2 workers and any chunk size', () => {
     ok(['batch', ...RANGE, ...SMALL, '--workers', '1', '--out', path('w1.csv')]);
     ok(['batch', ...RANGE, ...SMALL, '--workers', '2', '--chunk', '1', '--out', path('w2c1.csv')]);

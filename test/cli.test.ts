@@ -174,7 +174,10 @@ describe('verify', () => {
     const f = file('short.txt', lines.slice(0, 2).join('\n'));
     const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^invalid: the solution stops after 2 moves/);
+    expect(r.stdout).toMatch(/^invalid: the solution stops after 2 moves with /);
+    const one = cli(['verify', String(win.n), '--size', win.size, '--solution', file('one.txt', lines[0]!)]);
+    expect(one.status).toBe(1);
+    expect(one.stdout).toMatch(/^invalid: the solution stops after 1 move with \d+ of 20 cards home$/m);
   });
 });
 

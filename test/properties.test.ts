@@ -216,7 +216,7 @@ function playout(deal: Deal, rules: Rules, rng: () => number, stats: Stats, labe
     stats.won++;
   } else {
     if (g.home === g.total) fail('all cards home but not isWon');
-    if (verifyText(r) !== `invalid: the solution stops after ${moves.length} moves with ${g.home} of ${g.total} cards home`)
+    if (verifyText(r) !== `invalid: the solution stops after ${moves.length} move${moves.length === 1 ? '' : 's'} with ${g.home} of ${g.total} cards home`)
       fail(`lost playout verified as '${verifyText(r)}' (${label})`);
   }
   // undo all the way back, through every snapshot

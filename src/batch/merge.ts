@@ -4,7 +4,7 @@
  * one range) every shard present — and combines them: rows sorted by deal, one summary.
  */
 import { resolve } from 'node:path';
-import { UserError } from '../game/index.js';
+import { UserError, plural } from '../game/index.js';
 import { jobDifference } from './compare.js';
 import {
   type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
@@ -170,7 +170,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
       deals,
       seconds: Math.round(seconds * 1000) / 1000,
       dealsPerSecond: seconds > 0 ? deals / seconds : null,
-      note: `per part: ${deals} deals in ${seconds.toFixed(1)} s of wall-clock time summed over ${parts.length} part${parts.length === 1 ? '' : 's'}`,
+      note: `per part: ${plural(deals, 'deal')} in ${seconds.toFixed(1)} s of wall-clock time summed over ${plural(parts.length, 'part')}`,
     },
   };
   return { meta, header, lines, summary };

@@ -22,7 +22,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { UserError } from '../game/index.js';
+import { UserError, plural } from '../game/index.js';
 import { runDifference } from './compare.js';
 import {
   type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
@@ -119,7 +119,7 @@ export function sessionSpeed(sessions: readonly Session[]): SummaryFile['speed']
     deals,
     seconds: Math.round(seconds * 1000) / 1000,
     dealsPerSecond: seconds > 0 ? deals / seconds : null,
-    note: `${deals} deals in ${seconds.toFixed(1)} s of wall-clock time, ${workers} worker${workers === '1' ? '' : 's'}${n > 1 ? `, over ${n} runs` : ''}`,
+    note: `${plural(deals, 'deal')} in ${seconds.toFixed(1)} s of wall-clock time, ${workers} worker${workers === '1' ? '' : 's'}${n > 1 ? `, over ${n} runs` : ''}`,
   };
 }
 

@@ -6,6 +6,11 @@ export class UserError extends Error {
   override readonly name = 'UserError';
 }
 
+/** `1 move`, `2 moves`: a count and its noun, singular for 1 (nouns with a plain -s plural). */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /**
  * A piece of the user's text as an error message quotes it: control characters escaped (`\x07`,
  * `\t`) and, past `max` characters, cut with an ellipsis, so that a binary or huge file gives a

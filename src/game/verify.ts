@@ -1,6 +1,6 @@
 import { formatCard, SUIT_SYMBOLS } from './cards.js';
 import { type Deal } from './deal.js';
-import { UserError } from './errors.js';
+import { UserError, plural } from './errors.js';
 import { type ParsedMove, formatMove, formatPlace, parseMove } from './notation.js';
 import { type Rules } from './rules.js';
 import {
@@ -131,8 +131,8 @@ export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
  */
 export function verifyText(r: ReplayResult): string {
   if (r.error) return `invalid: move ${r.error.index} (line ${r.error.line}) '${r.error.text}': ${r.error.reason}`;
-  if (!r.won) return `invalid: the solution stops after ${r.played} moves with ${r.home} of ${r.total} cards home`;
-  return `valid: won in ${r.played} moves`;
+  if (!r.won) return `invalid: the solution stops after ${plural(r.played, 'move')} with ${r.home} of ${r.total} cards home`;
+  return `valid: won in ${plural(r.played, 'move')}`;
 }
 
 /** Replays packed moves (a solver's solution) and says whether they win: the check before printing. */

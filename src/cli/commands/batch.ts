@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
-import { type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, sizeEqual } from '../../game/index.js';
+import {
+  type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, sizeEqual,
+} from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_PRESET } from '../../solver/search.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
@@ -166,7 +168,7 @@ export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch')
   const onStart = (i: { resumed: number; todo: number; workers: number; chunk: number }): void => {
     process.stderr.write(
       `${title}: ${where}, rules ${cfg.spec.rules}, ${what} -> ${cfg.out}` +
-        (i.todo > 0 ? `; ${i.todo} deals to do, ${i.workers} worker${i.workers === 1 ? '' : 's'}, chunks of ${i.chunk}\n` : '; nothing left to do\n'),
+        (i.todo > 0 ? `; ${plural(i.todo, 'deal')} to do, ${plural(i.workers, 'worker')}, chunks of ${i.chunk}\n` : '; nothing left to do\n'),
     );
     if (b.maxSeconds !== null && i.todo > 0)
       process.stderr.write('limited: note: with --max-seconds the verdicts depend on the machine and its load (use --max-nodes for reproducible rows)\n');
@@ -252,8 +254,8 @@ Resume: run the same command again (same --out): deals already in the file are s
 kill at any moment loses at most the deals in flight. Different options are refused.
 Determinism: with node budgets only, every column but ms is the same for any --workers,
 --chunk or sharding. With --max-seconds the verdicts depend on the machine and its load.
-Shards: under a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT/MIN) the shard is picked
-itself; in a Kubernetes Indexed Job give --shards N (JOB_COMPLETION_INDEX picks it).
+Shards: under a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT/MIN) the shard is taken from
+the environment; in a Kubernetes Indexed Job give --shards N (JOB_COMPLETION_INDEX picks it).
 Exit status: 0 done, 2 bad input, 3 a solution that fails to verify (a solver bug),
 130/143 interrupted (SIGINT/SIGTERM: run again to resume).
 `,

@@ -1,5 +1,5 @@
 import { type Command } from 'commander';
-import { type Card, Game, SUIT_SYMBOLS, formatCardSymbol, formatRules, formatSize, replay, verifyText } from '../../game/index.js';
+import { type Card, Game, SUIT_SYMBOLS, formatCardSymbol, formatRules, formatSize, plural, replay, verifyText } from '../../game/index.js';
 import {
   type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, examples, out, readTextFile, resolveDeal, run,
   stdinOnce, stdoutColor,
@@ -77,10 +77,6 @@ export function formatPosition(g: Game, title: string, color: boolean): string {
     lines.push(`Pile         ${plural(pile, 'card')} face down${pile > 0 ? ' (the next is the fifth card)' : ''}`);
   }
   return lines.join('\n') + '\n';
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** `deal 1 · rules book · size 2x13 12x3`, and how the position was reached. */
