@@ -2,7 +2,7 @@
  * The command line, end to end: spawns the built CLI (dist/src/cli/main.js, which `npm test`
  * builds first) and checks outputs and exit statuses.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import {
   type Deal, Game, MAX_MOVES, PYSOL, BOOK, dealFromNumber, formatDealFile, formatMove, formatSolution, parseDealFile, parseSize,
 } from '../src/game/index.js';
 
-import { type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { type Result, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], input?: string): Result => runCli(args, { input });
 
@@ -103,6 +103,18 @@ describe('show and moves', () => {
     const r = cli(['start', '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('The same as: limited batch --from 1 --count 2000 --rules book --preset portfolio');
+  });
+
+  it("the README's exit statuses name the commands that the help says exit 130/143 when interrupted", () => {
+    const help = cli(['--help']).stdout.replace(/\s+/g, ' ');
+    const named = /; ([\w ,]+): 130 or 143 when interrupted/.exec(help);
+    expect(named, help).not.toBeNull();
+    const commands = named![1]!.split(/, | and /);
+    expect(commands).toEqual(['batch', 'start', 'experiment']);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const sentence = /Exit statuses: .*?exit 130 \(SIGINT\) or 143 \(SIGTERM\) when interrupted/.exec(readme);
+    expect(sentence, 'the README has an exit-status paragraph').not.toBeNull();
+    for (const c of commands) expect(sentence![0]).toMatch(new RegExp(`\`${c}( \\w+)?\``));
   });
 
   it('every command has help with an example', () => {
