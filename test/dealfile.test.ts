@@ -42,6 +42,16 @@ describe('deal-file errors', () => {
     expect(errorOf(withLine(4, 'stock: 5C AH 2C 3C AC 3S 2D 4D 1'))).toBe('my.deal:5: the stock has 9 cards, expected 8');
   });
 
+  it('stray text after the stock: line is named on its own line as an unknown card, not counted into the stock', () => {
+    // The stock: line is line 5; a line after it that is no key line continues the stock.
+    expect(errorOf(text([...GOOD, 'hello world']))).toBe("my.deal:6: unknown card 'hello' (a line after 'stock:' is read as more stock cards)");
+    expect(errorOf(text([...GOOD.slice(0, 4), 'stock: 5C AH 2C 3C', 'AC 3S 2D ZZ']))).toBe(
+      "my.deal:6: unknown card 'ZZ' (a line after 'stock:' is read as more stock cards)",
+    );
+    // An extra good card there keeps the count message, on the line that holds the card too many.
+    expect(errorOf(text([...GOOD, '# more', '4D']))).toBe('my.deal:7: the stock has 9 cards, expected 8 (the stock begins on line 5; this line holds card 9)');
+  });
+
   it('an unknown card', () => {
     expect(errorOf(withLine(2, 'row 2: 4S 5X 4H AD'))).toBe("my.deal:3: unknown card '5X'");
     expect(errorOf(withLine(4, 'stock: 5C AH 2C 3C AC 3S 2D ZZ'))).toBe("my.deal:5: unknown card 'ZZ'");

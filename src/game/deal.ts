@@ -186,9 +186,27 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
     row.words.forEach((w, k) => columns[k]!.push(parse(w, row.line)));
   }
   if (!stock) throw new UserError(`${name}: the stock: line is missing`);
+  // A line after stock: that is not a key line is read as more of the stock, so stray text
+  // there ('hello world') is named as the unknown card it is, on its own line, before the count
+  // (which would name the stock: line and not say what was wrong).
+  stock.words.forEach((w, i) => {
+    const line = stock!.lines[i]!;
+    if (line === stock!.line) return;
+    try {
+      parse(w, line);
+    } catch (e) {
+      throw new UserError(`${(e as Error).message} (a line after 'stock:' is read as more stock cards)`);
+    }
+  });
   const expected = stockCount(size);
-  if (stock.words.length !== expected)
-    throw new UserError(`${where(stock.line)}: the stock has ${stock.words.length} card${stock.words.length === 1 ? '' : 's'}, expected ${expected}`);
+  if (stock.words.length !== expected) {
+    // Too many: the line of the first card too many (a continuation line, perhaps); too few: the stock: line.
+    const line = stock.words.length > expected ? stock.lines[expected]! : stock.line;
+    throw new UserError(
+      `${where(line)}: the stock has ${stock.words.length} card${stock.words.length === 1 ? '' : 's'}, expected ${expected}` +
+        (line !== stock.line ? ` (the stock begins on line ${stock.line}; this line holds card ${expected + 1})` : ''),
+    );
+  }
   const stockCards = stock.words.map((w, i) => parse(w, stock!.lines[i]!));
   // Count every card; name the line where a card is one too many.
   const limit = size.packs;
