@@ -173,12 +173,26 @@ describe('verify', () => {
       const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
       expect(r.status, bad).toBe(1);
       expect(r.stderr, bad).toBe('');
-      expect(r.stdout, bad).toMatch(new RegExp(`^invalid: move 3 \\(line ${line}\\) '${bad.split(' ')[0]}': .+\n$`));
+      // A move that cannot be read is quoted whole; an illegal one by its move without the card.
+      expect(r.stdout, bad).toMatch(new RegExp(`^invalid: move 3 \\(line ${line}\\) '${bad}': .+\n$`));
       for (const c of ['show', 'moves']) {
         const a = cli([c, String(win.n), '--size', win.size, '--after', f]);
         expect([a.status, a.stdout, a.stderr], `${c} --after, ${bad}`).toEqual([1, '', r.stdout]);
       }
     }
+  });
+
+  it('quotes the move of a binary solution file escaped and cut short, and a move that cannot be read whole', () => {
+    const f = join(dir, 'binary.txt');
+    writeFileSync(f, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x1b, 0x5b, 0x33, 0x31, 0x6d, ...Array(200).fill(0x41), 0x0a]));
+    const r = cli(['verify', String(win.n), '--size', win.size, '--solution', f]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^invalid: move 1 \(line 1\) '\\x7fELF\\x02\\x01\\x00\\x1b\[31mA+\.\.\. \(212 characters\)': '.+' is not a move/);
+    expect(r.stdout.slice(0, -1)).not.toMatch(/[\x00-\x1f\x7f]/);
+    expect(r.stdout.length).toBeLessThan(300);
+    const spaced = cli(['verify', String(win.n), '--size', win.size, '--solution', file('spaced.txt', '  c1 > f  # spaced\n')]);
+    expect(spaced.status).toBe(1);
+    expect(spaced.stdout).toBe("invalid: move 1 (line 1) 'c1 > f': 'c1 > f' has more than a move and a card\n");
   });
 
   it('rejects a solution that stops before the end (exit 1)', () => {

@@ -123,8 +123,8 @@ export class Pos {
     const bare = move.split(/\s+/)[0]!;
     const g = this.game();
     expect(legalBareOf(g), `generate must not list '${bare}' after [${this.moves.join(', ')}]`).not.toContain(bare);
-    // One move a line, no comments: the move's line is its number.
-    expect(this.verdict(move)).toBe(`invalid: move ${this.moves.length + 1} (line ${this.moves.length + 1}) '${bare}': ${reason}`);
+    // One move a line, no comments: the move's line is its number; the move is quoted as written.
+    expect(this.verdict(move)).toBe(`invalid: move ${this.moves.length + 1} (line ${this.moves.length + 1}) '${move.trim()}': ${reason}`);
   }
 }
 

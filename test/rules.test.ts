@@ -128,7 +128,7 @@ describe('rule 4: the waste top is playable to all three destinations', () => {
   it('a card turned covers the waste: only the top is playable', () => {
     const q = p.then('draw AS', 'w>f AS', 'draw 2S', 'draw AS', 'w>f AS', 'draw 2H');
     // 2S is under 2H now: w>f moves 2H, and naming 2S is an error
-    expect(q.verdict('w>c3 2S')).toBe("invalid: move 10 (line 10) 'w>c3': the move moves 2H, not 2S");
+    expect(q.verdict('w>c3 2S')).toBe("invalid: move 10 (line 10) 'w>c3 2S': the move moves 2H, not 2S");
     q.expectAllowed('w>c3 2H');
   });
 });
@@ -508,30 +508,31 @@ describe('the end: won and lost', () => {
 
   it('a move naming the wrong card is refused', () => {
     const p = new Pos(WIN);
-    expect(p.verdict('c1>f 2S')).toBe("invalid: move 1 (line 1) 'c1>f': the move moves AS, not 2S");
+    expect(p.verdict('c1>f 2S')).toBe("invalid: move 1 (line 1) 'c1>f 2S': the move moves AS, not 2S");
     const q = p.then(...WIN_MOVES.slice(0, 12));
-    expect(q.verdict('draw 5C')).toBe("invalid: move 13 (line 13) 'draw': the card turned is 4S, not 5C");
+    expect(q.verdict('draw 5C')).toBe("invalid: move 13 (line 13) 'draw 5C': the card turned is 4S, not 5C");
     expect(q.verdict('c1>f')).toBe("invalid: move 13 (line 13) 'c1>f': column c1 is empty");
     expect(q.verdict('c13>f')).toBe("invalid: move 13 (line 13) 'c13>f': there is no column c13 (columns c1 to c4)");
-    expect(q.verdict('draw 6S')).toBe("invalid: move 13 (line 13) 'draw': '6S' is not a card");
+    expect(q.verdict('draw 6S')).toBe("invalid: move 13 (line 13) 'draw 6S': '6S' is not a card");
     expect(q.verdict('w>w')).toBe("invalid: move 13 (line 13) 'w>w': 'w' is not a destination (f, c1..c4)");
-    expect(q.verdict('redeal 5S')).toBe("invalid: move 13 (line 13) 'redeal': 'redeal' moves no card");
+    expect(q.verdict('redeal 5S')).toBe("invalid: move 13 (line 13) 'redeal 5S': 'redeal' moves no card");
   });
 
   it('a bad move is named by its number and by its line, which comments and blank lines push down', () => {
     // Five comment lines and a blank one, then the first move: line 7.
     const head = ['# deal', '# rules', '# size', '# found by', '# check with', ''];
     const p = new Pos(WIN);
-    expect(p.verdict([...head, 'c1>f 2S'].join('\n'))).toBe("invalid: move 1 (line 7) 'c1>f': the move moves AS, not 2S");
+    expect(p.verdict([...head, 'c1>f 2S'].join('\n'))).toBe("invalid: move 1 (line 7) 'c1>f 2S': the move moves AS, not 2S");
     // Moves with comments and blank lines among them, then a bad one: move 13, line 25. Moves
     // that cannot be read are counted as moves and named by their line too.
     const body = WIN_MOVES.slice(0, 12).flatMap((m, i) => (i % 2 === 0 ? [m] : ['', `${m}  # move ${i + 1}`]));
     for (const [bad, verdict] of [
       ['c1>f', "'c1>f': column c1 is empty"],
       ['foo', "'foo': 'foo' is not a move (draw, redeal, or SRC>DST such as c3>f)"],
-      ['draw ZZ', "'draw': 'ZZ' is not a card"],
+      ['draw ZZ', "'draw ZZ': 'ZZ' is not a card"],
       ['c13>f', "'c13>f': there is no column c13 (columns c1 to c4)"],
-      ['draw 4S extra', "'draw': 'draw 4S extra' has more than a move and a card"],
+      ['draw 4S extra', "'draw 4S extra': 'draw 4S extra' has more than a move and a card"],
+      ['c1 > f', "'c1 > f': 'c1 > f' has more than a move and a card"],
     ] as const) {
       expect(p.verdict([...head, ...body, `  ${bad}  # the bad one`].join('\n')), bad).toBe(`invalid: move 13 (line 25) ${verdict}`);
     }

@@ -1,5 +1,5 @@
 import { type Card, formatCard, tryParseCard } from './cards.js';
-import { UserError } from './errors.js';
+import { UserError, shown } from './errors.js';
 import {
   type PackedMove, DST_FOUNDATION, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, SRC_WASTE, moveCard, moveDst, moveSrc,
 } from './state.js';
@@ -50,31 +50,32 @@ function parsePlace(t: string, isSource: boolean, columns: number, privileged: n
     const k = Number(m[2]);
     if (m[1] === 'c') {
       if (k >= 1 && k <= columns) return k - 1;
-      throw new UserError(`there is no column ${t} (columns c1 to c${columns})`);
+      throw new UserError(`there is no column ${shown(t)} (columns c1 to c${columns})`);
     }
     if (isSource) {
       if (k >= 1 && k <= privileged) return SRC_PRIV + k - 1;
-      throw new UserError(`there is no privileged card ${t} (p1 to p${privileged})`);
+      throw new UserError(`there is no privileged card ${shown(t)} (p1 to p${privileged})`);
     }
   }
-  throw new UserError(isSource ? `'${t}' is not a source (c1..c${columns}, w, p1..p${privileged}, n)` : `'${t}' is not a destination (f, c1..c${columns})`);
+  throw new UserError(isSource ? `'${shown(t)}' is not a source (c1..c${columns}, w, p1..p${privileged}, n)` : `'${shown(t)}' is not a destination (f, c1..c${columns})`);
 }
 
 /**
  * Reads one move. Returns null for a blank or comment-only line; throws UserError for text
- * that is not a move. `columns`, `privileged` and `ranks` bound what is accepted.
+ * that is not a move (quoting the user's text through `shown`: a binary file gives a short,
+ * printable message). `columns`, `privileged` and `ranks` bound what is accepted.
  */
 export function parseMove(line: string, columns = 12, privileged = 4, ranks = 13): ParsedMove | null {
   const hash = line.indexOf('#');
   const body = (hash >= 0 ? line.slice(0, hash) : line).trim();
   if (body === '') return null;
   const words = body.split(/\s+/);
-  if (words.length > 2) throw new UserError(`'${body}' has more than a move and a card`);
+  if (words.length > 2) throw new UserError(`'${shown(body)}' has more than a move and a card`);
   const mv = words[0]!.toLowerCase();
   let card = -1;
   if (words.length === 2) {
     card = tryParseCard(words[1]!, ranks);
-    if (card < 0) throw new UserError(`'${words[1]}' is not a card`);
+    if (card < 0) throw new UserError(`'${shown(words[1]!)}' is not a card`);
   }
   if (mv === 'draw') return { src: SRC_DRAW, dst: 0, card, text: 'draw' };
   if (mv === 'redeal') {
@@ -82,7 +83,7 @@ export function parseMove(line: string, columns = 12, privileged = 4, ranks = 13
     return { src: SRC_REDEAL, dst: 0, card, text: 'redeal' };
   }
   const parts = mv.split('>');
-  if (parts.length !== 2) throw new UserError(`'${words[0]}' is not a move (draw, redeal, or SRC>DST such as c3>f)`);
+  if (parts.length !== 2) throw new UserError(`'${shown(words[0]!)}' is not a move (draw, redeal, or SRC>DST such as c3>f)`);
   const src = parsePlace(parts[0]!, true, columns, privileged);
   const dst = parsePlace(parts[1]!, false, columns, privileged);
   return { src, dst, card, text: mv };

@@ -1,6 +1,6 @@
 import { formatCard, SUIT_SYMBOLS } from './cards.js';
 import { type Deal } from './deal.js';
-import { UserError, plural } from './errors.js';
+import { UserError, plural, shown } from './errors.js';
 import { type ParsedMove, formatMove, formatPlace, parseMove } from './notation.js';
 import { type Rules } from './rules.js';
 import {
@@ -87,7 +87,7 @@ export interface ReplayResult {
   readonly won: boolean;
   readonly home: number;
   readonly total: number;
-  /** The first bad move: its number and its line in the text (both 1-based), its text, and why. */
+  /** The first bad move: its number and its line in the text (both 1-based), its text as written (no comment), and why. */
   readonly error?: { readonly index: number; readonly line: number; readonly text: string; readonly reason: string };
   readonly game: Game;
 }
@@ -105,13 +105,15 @@ export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
   let index = 0;
   for (let i = 0; i < lines.length; i++) {
     let p: ParsedMove | null;
-    let raw = lines[i]!.replace(/#.*/, '').trim();
+    // A bad move is quoted as written, card and all (`c1>f 2S`, `c1 > f`, `draw ZZ`): its first
+    // word alone could be all right (`c1`) while the trouble is in the rest.
+    const text = lines[i]!.replace(/#.*/, '').trim();
     try {
       p = parseMove(lines[i]!, g.columns, g.privileged, g.ranks);
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       index++;
-      return { played: index - 1, won: false, home: g.home, total: g.total, error: { index, line: i + 1, text: raw.split(/\s+/)[0]!, reason: e.message }, game: g };
+      return { played: index - 1, won: false, home: g.home, total: g.total, error: { index, line: i + 1, text, reason: e.message }, game: g };
     }
     if (!p) continue;
     index++;
@@ -119,7 +121,7 @@ export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
       g.apply(resolveMove(g, p, buf));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
-      return { played: index - 1, won: false, home: g.home, total: g.total, error: { index, line: i + 1, text: p.text, reason: e.message }, game: g };
+      return { played: index - 1, won: false, home: g.home, total: g.total, error: { index, line: i + 1, text, reason: e.message }, game: g };
     }
   }
   return { played: index, won: g.isWon(), home: g.home, total: g.total, game: g };
@@ -130,7 +132,8 @@ export function replay(deal: Deal, rules: Rules, text: string): ReplayResult {
  * its line as well as its number: comments and blank lines make them differ.
  */
 export function verifyText(r: ReplayResult): string {
-  if (r.error) return `invalid: move ${r.error.index} (line ${r.error.line}) '${r.error.text}': ${r.error.reason}`;
+  // The move's text is the user's: escaped and cut by shown(), so a binary file gives a printable line.
+  if (r.error) return `invalid: move ${r.error.index} (line ${r.error.line}) '${shown(r.error.text)}': ${r.error.reason}`;
   if (!r.won) return `invalid: the solution stops after ${plural(r.played, 'move')} with ${r.home} of ${r.total} cards home`;
   return `valid: won in ${plural(r.played, 'move')}`;
 }
