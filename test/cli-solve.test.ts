@@ -53,6 +53,25 @@ describe('solve', () => {
     const v = cli(['verify', WON, ...SMALL, '--solution', f]);
     expect(v.stdout).toBe(`valid: won in ${k} moves\n`);
     expect(v.status).toBe(0);
+    expect(v.stderr).toBe('');
+  });
+
+  it("verify warns when a --solution-out file's header names another deal, size or rules, and keeps its verdict", () => {
+    const f = join(dir, 'win-header.txt');
+    expect(cli(['solve', WON, ...SMALL, '--solution-out', f]).status).toBe(0);
+    // --size forgotten: the first move is refused at full size, and the warning says why.
+    const full = cli(['verify', WON, '--solution', f]);
+    expect(full.status).toBe(1);
+    expect(full.stdout).toMatch(/^invalid: move 1 \(line 6\) /);
+    expect(full.stderr).toBe(`limited: warning: the solution file '${f}' was written for size 1x5 4x3, checking against size 2x13 12x3\n`);
+    const other = cli(['verify', '5', ...SMALL, '--rules', 'pysol', '--solution', f]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toBe(`limited: warning: the solution file '${f}' was written for deal 4, rules book, checking against deal 5, rules pysol\n`);
+    // The same deal from a deal file (its deal: line says 4): no warning.
+    const deal = join(dir, 'deal4.txt');
+    writeFileSync(deal, cli(['deal', WON, ...SMALL]).stdout);
+    const same = cli(['verify', '--deal', deal, '--solution', f]);
+    expect([same.status, same.stderr]).toEqual([0, '']);
   });
 
   it('an unsolvable deal: proved by the search, or before it by LockBound (0 nodes)', () => {

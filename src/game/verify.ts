@@ -2,7 +2,7 @@ import { formatCard, SUIT_SYMBOLS } from './cards.js';
 import { type Deal } from './deal.js';
 import { UserError, plural, shown } from './errors.js';
 import { type ParsedMove, formatMove, formatPlace, parseMove } from './notation.js';
-import { type Rules } from './rules.js';
+import { type Rules, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './rules.js';
 import {
   Game, type PackedMove, DST_FOUNDATION, MAX_MOVES, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, SRC_WASTE, moveCard, moveDst, moveSrc,
 } from './state.js';
@@ -136,6 +136,70 @@ export function verifyText(r: ReplayResult): string {
   if (r.error) return `invalid: move ${r.error.index} (line ${r.error.line}) '${shown(r.error.text)}': ${r.error.reason}`;
   if (!r.won) return `invalid: the solution stops after ${plural(r.played, 'move')} with ${r.home} of ${r.total} cards home`;
   return `valid: won in ${plural(r.played, 'move')}`;
+}
+
+/**
+ * What a solution file's leading `#` lines say it was written for: the `# deal:`, `# rules:`
+ * and `# size:` lines that `limited solve --solution-out` writes (formatSolution's header).
+ * Only the comment block before the first move is read; a missing line is left out.
+ */
+export function solutionHeader(text: string): { deal?: string; rules?: string; size?: string } {
+  const h: { deal?: string; rules?: string; size?: string } = {};
+  for (const line of text.split(/\r?\n/)) {
+    const t = line.trim();
+    if (t === '') continue;
+    if (!t.startsWith('#')) break;
+    const m = /^#\s*(deal|rules|size)\s*:\s*(.*?)\s*$/i.exec(t);
+    if (m) h[m[1]!.toLowerCase() as 'deal' | 'rules' | 'size'] ??= m[2]!;
+  }
+  return h;
+}
+
+/** `deal 4`, `PySolFC game 5`: a deal's source (Deal.source) in words. */
+function sourceWords(source: string): string {
+  const m = /^pysol\s+(.+)$/i.exec(source);
+  return m ? `PySolFC game ${m[1]}` : `deal ${source}`;
+}
+
+/**
+ * How the deal, size and rules of a solution file's header differ from those it is checked
+ * against, or null when they agree (or the file has no header). A header value that cannot be
+ * read is not compared; the deal is compared only when both are known by number.
+ * E.g. `written for size 1x5 4x3, checking against size 2x13 12x3`.
+ */
+export function headerMismatch(text: string, deal: Deal, rules: Rules): string | null {
+  const h = solutionHeader(text);
+  const was: string[] = [];
+  const is: string[] = [];
+  if (h.deal !== undefined && deal.source !== undefined && /^(\d+|pysol\s+\S+)$/i.test(h.deal) && h.deal.replace(/\s+/g, ' ').toLowerCase() !== deal.source.toLowerCase()) {
+    was.push(sourceWords(h.deal));
+    is.push(sourceWords(deal.source));
+  }
+  if (h.size !== undefined) {
+    let size;
+    try {
+      size = parseSize(h.size);
+    } catch {
+      // not a size: not compared
+    }
+    if (size && !sizeEqual(size, deal.size)) {
+      was.push(`size ${formatSize(size)}`);
+      is.push(`size ${formatSize(deal.size)}`);
+    }
+  }
+  if (h.rules !== undefined) {
+    let r;
+    try {
+      r = parseRules(h.rules);
+    } catch {
+      // not rules: not compared
+    }
+    if (r && !rulesEqual(r, rules)) {
+      was.push(`rules ${formatRules(r)}`);
+      is.push(`rules ${formatRules(rules)}`);
+    }
+  }
+  return was.length > 0 ? `written for ${was.join(', ')}, checking against ${is.join(', ')}` : null;
 }
 
 /** Replays packed moves (a solver's solution) and says whether they win: the check before printing. */

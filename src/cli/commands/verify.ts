@@ -1,5 +1,5 @@
 import { type Command } from 'commander';
-import { replay, verifyText } from '../../game/index.js';
+import { headerMismatch, replay, verifyText } from '../../game/index.js';
 import { type DealSourceOptions, EXIT_INVALID, addDealOptions, examples, out, readTextFile, resolveDeal, run, stdinOnce } from '../common.js';
 
 export interface VerifyOptions extends DealSourceOptions {
@@ -26,13 +26,22 @@ export function registerVerify(program: Command): void {
         'K counts moves; L is the line of the file (comments and blank lines count).\n' +
         'Moves (RULES.md): draw, redeal, SRC>DST with SRC c1..c12, w (waste), p1..p4 (privileged),\n' +
         'n (fifth card) and DST f (foundation) or c1..c12, each optionally followed by its card;\n' +
-        "'#' starts a comment. 'limited moves N --after FILE' lists what may come next.\n",
+        "'#' starts a comment. 'limited moves N --after FILE' lists what may come next.\n" +
+        "A file written by 'limited solve --solution-out' names its deal, rules and size in its\n" +
+        "'#' lines: when they differ from those checked, a warning on stderr says so.\n",
     )
     .action(
       run((n: string | undefined, o: VerifyOptions) => {
         stdinOnce({ '--deal': o.deal, '--solution': o.solution });
         const r = resolveDeal(n, o);
-        const result = replay(r.deal, r.rules, readTextFile(o.solution, 'solution file'));
+        const text = readTextFile(o.solution, 'solution file');
+        // A solution file from `solve --solution-out` names its deal, rules and size: checked
+        // against others (a forgotten --size, say) its first move may be refused, which looks
+        // like a bad solution; say so. The verdict and the exit status stay the replay's.
+        const mismatch = headerMismatch(text, r.deal, r.rules);
+        if (mismatch !== null)
+          process.stderr.write(`limited: warning: the solution file ${o.solution === '-' ? '<stdin>' : `'${o.solution}'`} was ${mismatch}\n`);
+        const result = replay(r.deal, r.rules, text);
         out(verifyText(result));
         if (!result.won || result.error) process.exitCode = EXIT_INVALID;
       }),
