@@ -73,6 +73,21 @@ describe('deal', () => {
   });
 });
 
+describe('deal --format solvitaire', () => {
+  it("notes on stderr when the rules or the size are not those of Solvitaire's 'limited' preset (pysol, full size), exit 0", () => {
+    const small = cli(['deal', '1', '--format', 'solvitaire', '--rules', 'book', '--size', '1x5,4x3']);
+    expect(small.status).toBe(0);
+    expect(JSON.parse(small.stdout)['tableau piles']).toHaveLength(4);
+    expect(small.stderr).toBe("limited: note: Solvitaire's 'limited' preset plays rules pysol at size 2x13 12x3, not rules book and size 1x5 4x3 as here\n");
+    const book = cli(['deal', '1', '--format', 'solvitaire']);
+    expect([book.status, book.stderr]).toEqual([0, "limited: note: Solvitaire's 'limited' preset plays rules pysol at size 2x13 12x3, not rules book as here\n"]);
+    for (const args of [['--pysol', '7'], ['1', '--rules', 'pysol']]) {
+      const r = cli(['deal', ...args, '--format', 'solvitaire']);
+      expect([r.status, r.stderr], args.join(' ')).toEqual([0, '']);
+    }
+  });
+});
+
 describe('show and moves', () => {
   it('shows deal 1 by number and from a file, without colour when stdout is not a terminal', () => {
     const byNumber = cli(['show', '1']);

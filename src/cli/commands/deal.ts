@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander';
-import { formatDealFile, formatPysolBoard, formatSolvitaireDeal } from '../../game/index.js';
+import {
+  FULL_SIZE, PYSOL, formatDealFile, formatPysolBoard, formatRules, formatSize, formatSolvitaireDeal, rulesEqual, sizeEqual,
+} from '../../game/index.js';
 import { type DealSourceOptions, addDealOptions, examples, out, resolveDeal, run } from '../common.js';
 
 export interface DealOptions extends DealSourceOptions {
@@ -29,13 +31,27 @@ export function registerDeal(program: Command): void {
       ) +
         "\nDeal numbers (scheme v1) mean the same deal for ever. The output has a 'rules:' line\n" +
         "when --rules is given, the deal file had one, or the deal is --pysol (rules: pysol), and\n" +
-        'always a size: line.\n',
+        "always a size: line. With --format solvitaire, a note on stderr when the rules are not\n" +
+        "pysol or the size not 2x13 12x3: Solvitaire's 'limited' preset plays those whatever the deal.\n",
     )
     .action(
       run((n: string | undefined, o: DealOptions) => {
         const r = resolveDeal(n, o);
         if (o.format === 'pysol') out(formatPysolBoard(r.deal));
-        else if (o.format === 'solvitaire') out(formatSolvitaireDeal(r.deal));
+        else if (o.format === 'solvitaire') {
+          // Solvitaire's `limited` preset plays the pysol rules at full size, whatever the
+          // deal was meant for: say so when this one is not that, or the two solvers' verdicts
+          // would be compared on different games. The JSON is written all the same.
+          const other = [
+            ...(rulesEqual(r.rules, PYSOL) ? [] : [`rules ${formatRules(r.rules)}`]),
+            ...(sizeEqual(r.deal.size, FULL_SIZE) ? [] : [`size ${formatSize(r.deal.size)}`]),
+          ];
+          if (other.length > 0)
+            process.stderr.write(
+              `limited: note: Solvitaire's 'limited' preset plays rules pysol at size ${formatSize(FULL_SIZE)}, not ${other.join(' and ')} as here\n`,
+            );
+          out(formatSolvitaireDeal(r.deal));
+        }
         else out(formatDealFile(r.deal, o.rules !== undefined ? r.rules : undefined));
       }),
     );
