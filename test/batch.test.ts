@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DealSet, chooseShard, chunks, shardPart } from '../src/batch/range.js';
@@ -211,6 +212,18 @@ describe('limited batch', () => {
     expect(r.stdout).toMatch(/^win rate +\d+\.\d % of the 1 deal won/m);
     expect(r.stdout).toMatch(/\(1 deal in \d+\.\d s of wall-clock time, 1 worker\)$/m);
     expect(r.stdout).not.toMatch(/\b1 deals\b/);
+  });
+
+  it('accepts more --workers than cores, with a warning', () => {
+    const many = String(availableParallelism() + 1);
+    const r = ok(['batch', '--from', '1', '--count', '1', ...SMALL, '--workers', many, '--out', path('many-workers.csv')]);
+    expect(r.stderr).toContain(`limited: warning: --workers ${many} is more than the ${availableParallelism()} core`);
+    expect(ok(['batch', '--from', '1', '--count', '1', ...SMALL, '--workers', '1', '--out', path('one-worker.csv')]).stderr).not.toMatch(/warning/);
+  });
+
+  it("states --pysol-range's limits in its help (plain game numbers up to 2^53-1)", () => {
+    const help = ok(['batch', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--pysol-range <a-b> PySolFC game numbers A to B instead, 1 <= A <= B <= 9007199254740991 (plain game numbers: no ms ones;');
   });
 
   it('says where a Slurm shard comes from in its help', () => {
@@ -570,7 +583,7 @@ describe('one-line errors, exit 2', () => {
     [['--from', '1', '--count', '5', '--preset', 'nope'], /unknown --preset 'nope'/],
     [['--from', '1', '--count', '5', '--max-nodes', '-3'], /--max-nodes must be a whole number >= 1/],
     [['--from', '1', '--count', '5', '--rules', 'chess'], /--rules: unknown rules word 'chess'/],
-    [['--from', '1', '--count', '5', '--size', '9x9'], /--size '9x9' is not of the form/],
+    [['--from', '1', '--count', '5', '--size', '9x9'], /--size '9x9' is not of the form DxR,CxW \(packs x ranks, columns x rows\), e\.g\. '2x13,12x3'$/],
     [['--from', '1', '--count', '5', '--pysol-range', '1-5'], /either --pysol-range A-B or --from A --count N/],
     [['--pysol-range', '0-10'], /--pysol-range 0-10: need 1 <= A <= B/],
     [['--pysol-range', '1-10', '--size', '1x5,4x3'], /--size 1x5 4x3 disagrees with --pysol-range/],

@@ -282,6 +282,13 @@ describe('deal sets', () => {
     expectUsageError(cli(['bench', '--deal-set', 'nope', '--out', path('nope')]), /unknown deal set 'nope' \(sets: book-1k, hard-100, pysol-1k; or give a set file's path\)/);
     expectUsageError(cli(['bench', '--deal-set', 'book-1k', '--deals', '1-5']), /give one of --deals, --pysol-range and --deal-set/);
   });
+
+  it("--pysol-range's limits are in the help, and what is past them is refused", () => {
+    const help = ok(['bench', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--pysol-range <a-b> PySolFC game numbers A to B, 1 <= A <= B <= 9007199254740991, at most 10,000,000 games (plain game numbers: no ms ones;');
+    expectUsageError(cli(['bench', '--pysol-range', 'ms1-ms5']), /--pysol-range must be A-B/);
+    expectUsageError(cli(['bench', '--pysol-range', '1-10000001']), /at most 10,000,000/);
+  });
 });
 
 describe('the solve bench (dist/bench/solve.js) and the options of the bench scripts', () => {

@@ -245,7 +245,8 @@ describe('bad input: exit 2, one line, no stack', () => {
   it('unknown rules, bad size, a size that disagrees with the file', () => {
     expectUsageError(cli(['show', '1', '--rules', 'freecell']), /--rules/);
     expectUsageError(cli(['deal', '1', '--rules', 'building=towers']), /building/);
-    expectUsageError(cli(['show', '1', '--size', '3x4']), /--size/);
+    // The flag's form (DxR,CxW, as its help writes it); a deal file's size: line keeps its own (test/dealfile.test.ts).
+    expectUsageError(cli(['show', '1', '--size', '3x4']), /^limited: --size '3x4' is not of the form DxR,CxW \(packs x ranks, columns x rows\), e\.g\. '2x13,12x3'$/);
     expectUsageError(cli(['show', '1', '--size', '2x13,40x3']), /columns/);
     const f = file('deal4.txt', formatDealFile(dealFromNumber(4)));
     expectUsageError(cli(['show', '--deal', f, '--size', '1x5,4x3']), /disagrees/);

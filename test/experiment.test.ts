@@ -266,7 +266,7 @@ describe('limited experiment tactics', () => {
     [['--only', ','], /--only needs groups or row names/],
     [['--sampling-player', 'greedy'], /--sampling-player must be a sampling player/],
     [['--sampling-player', 'sampling:samples=x'], /--sampling-player: player 'sampling:samples=x': samples must be a whole number/],
-    [['--size', '9x9'], /--size '9x9' is not of the form/],
+    [['--size', '9x9'], /--size '9x9' is not of the form DxR,CxW/],
     [['--workers', '0'], /--workers must be a whole number >= 1/],
     [['--out', '-'], /--out needs a directory name/],
     [['--bogus'], /unknown option '--bogus' \(see 'limited experiment tactics --help'\)/],

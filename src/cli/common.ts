@@ -5,6 +5,7 @@
  *   70 a bug (the stack on stderr).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { type Command, CommanderError } from 'commander';
 import {
   type Deal, type Rules, type Size, BOOK, FULL_SIZE, PYSOL, UserError, dealFromNumber, formatSize, parseDealFile, parseDealNumber,
@@ -115,7 +116,7 @@ export function resolveDeal(n: string | undefined, o: DealSourceOptions): Resolv
   const given = DEAL_SOURCES.filter((s) => s.given(n, o));
   if (given.length === 0) throw new UserError(`no deal given: give ${sourceList('or')}`);
   if (given.length > 1) throw new UserError(`give only one deal: got ${given.map((s) => s.label).join(' and ')}`);
-  const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : undefined;
+  const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : undefined;
   const rulesOption = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : undefined;
   const { deal, label } = given[0]!.load(n, o, size);
   return { deal, rules: rulesOption ?? deal.rules ?? BOOK, label };
@@ -171,6 +172,16 @@ export function out(text: string): void {
 /** Colour on stdout: only on a terminal, and not when NO_COLOR is set (non-empty, as no-color.org says). */
 export function stdoutColor(): boolean {
   return process.stdout.isTTY === true && !process.env['NO_COLOR'];
+}
+
+/**
+ * More worker threads than cores is accepted (a machine shared with a quota, a test) but rarely
+ * meant: the threads only take turns on the cores, each with its own memory. Says so on stderr.
+ */
+export function warnWorkers(workers: number): void {
+  const cores = availableParallelism();
+  if (workers > cores)
+    process.stderr.write(`limited: warning: --workers ${workers} is more than the ${cores} core${cores === 1 ? '' : 's'} here: the extra threads only take turns on them\n`);
 }
 
 /** A command's help epilogue: `Examples:` and the lines given. */

@@ -87,10 +87,14 @@ export function formatRules(r: Rules): string {
   return `building=${r.building} second-deal=${r.secondDeal} privileged=${r.privileged}`;
 }
 
-/** Parses `2x13 12x3` (or with a comma), packs x ranks then columns x rows. */
-export function parseSize(text: string): Size {
+/**
+ * Parses `2x13 12x3` (or with a comma), packs x ranks then columns x rows. `sep` is how the
+ * error writes the form: ' ' as a deal file's `size:` line has it, ',' as the `--size` flag
+ * documents it (`DxR,CxW`); either is read.
+ */
+export function parseSize(text: string, sep: ' ' | ',' = ' '): Size {
   const m = /^\s*(\d+)x(\d+)\s*[\s,]\s*(\d+)x(\d+)\s*$/i.exec(text);
-  if (!m) throw new UserError(`size '${text}' is not of the form DxR CxW (packs x ranks, columns x rows), e.g. '2x13 12x3'`);
+  if (!m) throw new UserError(`size '${text}' is not of the form DxR${sep}CxW (packs x ranks, columns x rows), e.g. '2x13${sep}12x3'`);
   const [packs, ranks, columns, rows] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
   if (packs < 1 || packs > 2) throw new UserError(`size '${text}': packs must be 1 or 2`);
   if (ranks < 1 || ranks > 13) throw new UserError(`size '${text}': ranks must be 1 to 13`);

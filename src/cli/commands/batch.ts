@@ -14,7 +14,7 @@ import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
-import { examples, out, prefixed, run } from '../common.js';
+import { examples, out, prefixed, run, warnWorkers } from '../common.js';
 import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
 import { SEARCHES, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
 
@@ -80,7 +80,7 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
     range = { from, count };
   }
   const rules: Rules = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : source === 'pysol' ? PYSOL : BOOK;
-  const size: Size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : FULL_SIZE;
+  const size: Size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
   if (source === 'pysol' && !sizeEqual(size, FULL_SIZE))
     throw new UserError(`--size ${formatSize(size)} disagrees with --pysol-range, whose deals have size ${formatSize(FULL_SIZE)}`);
   // The solver, or a player.
@@ -209,7 +209,7 @@ export function registerBatch(program: Command): void {
   cmd
     .option('--from <n>', 'first deal number (0 to 2^53-1)')
     .option('--count <n>', 'number of deals: --from A --count N runs deals A to A+N-1')
-    .option('--pysol-range <a-b>', "PySolFC game numbers A to B instead (rules default to 'pysol')")
+    .option('--pysol-range <a-b>', `PySolFC game numbers A to B instead, 1 <= A <= B <= ${MAX_DEAL_NUMBER} (plain game numbers: no ms ones; rules default to 'pysol')`)
     .option('--rules <rules>', "a preset (book, pysol) and/or option=value words (default: book; pysol with --pysol-range)")
     .option('--size <size>', "deck and layout DxR,CxW, e.g. '1x5,4x3' (default 2x13,12x3)");
   addBatchSolverOptions(cmd)
@@ -262,7 +262,9 @@ Exit status: 0 done, 2 bad input, 3 a solution that fails to verify (a solver bu
     )
     .action(
       run(async (o: BatchCliOptions) => {
-        await runBatchCommand(batchConfig(o, process.argv.slice(2)));
+        const cfg = batchConfig(o, process.argv.slice(2));
+        warnWorkers(cfg.workers);
+        await runBatchCommand(cfg);
       }),
     );
 }

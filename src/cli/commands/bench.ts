@@ -7,7 +7,7 @@ import { type BenchConfig, runBench } from '../../bench/run.js';
 import { parseHeuristics } from '../../bench/heuristics.js';
 import { formatReport } from '../../bench/report.js';
 import { type DealList, loadSet, rangeList, setNames } from '../../bench/sets.js';
-import { examples, out, prefixed, run } from '../common.js';
+import { examples, out, prefixed, run, warnWorkers } from '../common.js';
 import { positiveInteger, positiveNumber } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
@@ -50,7 +50,7 @@ export function benchConfig(o: BenchCliOptions, args: readonly string[]): BenchC
   const given = [o.deals !== undefined && '--deals', o.pysolRange !== undefined && '--pysol-range', o.dealSet !== undefined && '--deal-set'].filter(Boolean);
   if (given.length > 1) throw new UserError(`give one of --deals, --pysol-range and --deal-set, not ${given.join(' and ')}`);
   const rulesOpt: Rules | undefined = o.rules !== undefined ? prefixed('--rules', () => parseRules(o.rules!)) : undefined;
-  const sizeOpt: Size | undefined = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : undefined;
+  const sizeOpt: Size | undefined = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : undefined;
   let list: DealList;
   if (o.deals !== undefined) {
     const [a, b] = parseRange('--deals', o.deals, 0);
@@ -98,7 +98,7 @@ export function registerBench(program: Command): void {
     .command('bench')
     .description('compare heuristics: every heuristic searches the same deals with the same budget (all cores); a table, bench.csv and a chart')
     .option('--deals <a-b>', 'deal numbers A to B (rules default to book)')
-    .option('--pysol-range <a-b>', "PySolFC game numbers A to B (rules default to 'pysol')")
+    .option('--pysol-range <a-b>', `PySolFC game numbers A to B, 1 <= A <= B <= ${MAX_DEAL_NUMBER}, at most 10,000,000 games (plain game numbers: no ms ones; rules default to 'pysol')`)
     .option('--deal-set <name>', `a named deal set of bench/sets (${sets.length > 0 ? sets.join(', ') : 'none found'}) or a set file's path (default ${STANDARD_SET})`)
     .option('--rules <rules>', "a preset (book, pysol) and/or option=value words (default: the set's rules)")
     .option('--size <size>', "deck and layout DxR,CxW of --deals, e.g. '1x5,4x3' (default 2x13,12x3)")
@@ -138,6 +138,7 @@ that fails to verify (a solver bug).
     .action(
       run(async (o: BenchCliOptions) => {
         const cfg = benchConfig(o, process.argv.slice(2));
+        warnWorkers(cfg.workers);
         const b = cfg.solver;
         process.stderr.write(
           `limited bench: ${cfg.list.name} (${cfg.list.deals.length} deals), ${cfg.heuristics.length} heuristic${cfg.heuristics.length === 1 ? '' : 's'}, search=${b.search}, ` +

@@ -9,7 +9,7 @@ import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
 import { tacticsText } from '../../experiment/report.js';
-import { examples, oneLine, out, prefixed, run } from '../common.js';
+import { examples, oneLine, out, prefixed, run, warnWorkers } from '../common.js';
 import { positiveInteger } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
@@ -98,10 +98,11 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         if (playerName(o.samplingPlayer) !== 'sampling')
           throw new UserError(`--sampling-player must be a sampling player, sampling[:key=value,...], not '${o.samplingPlayer}'`);
         prefixed('--sampling-player', () => createPlayer(o.samplingPlayer));
-        const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!)) : FULL_SIZE;
+        const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
         const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
         if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
         if (o.out === '' || o.out === '-') throw new UserError('--out needs a directory name');
+        warnWorkers(workers);
         let res;
         try {
           res = await runTactics({
