@@ -5,7 +5,7 @@
  * (Wilson intervals) and shard arithmetic as functions.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -338,6 +338,24 @@ describe('limited batch', () => {
     writeFileSync(path('foreign.csv'), 'a,b\n1,2\n');
     expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--out', path('foreign.csv')]), /has no sidecar/);
     expect(readFileSync(path('foreign.csv'), 'utf8')).toBe('a,b\n1,2\n');
+    // A file of one line, with or without its newline, is not ours either (nor cut as a torn row).
+    for (const text of ['my notes', 'my notes\n']) {
+      writeFileSync(path('notes.csv'), text);
+      expectUsageError(
+        cli(['batch', '--from', '1', '--count', '3', ...SMALL, '--out', path('notes.csv')]),
+        /'.*notes\.csv' exists but has no sidecar '.*notes\.meta\.json', so it is not a results file of limited batch: remove it or choose another --out$/,
+      );
+      expect(readFileSync(path('notes.csv'), 'utf8')).toBe(text);
+      expect(existsSync(path('notes.meta.json'))).toBe(false);
+    }
+    // An empty file, or one with only this run's header (a run killed as it began), starts afresh.
+    const header = readFileSync(path('w1.csv'), 'utf8').split('\n')[0]!;
+    for (const text of ['', header + '\n']) {
+      writeFileSync(path('begun.csv'), text);
+      ok(['batch', '--from', '1', '--count', '3', ...SMALL, '--out', path('begun.csv')]);
+      expect(dealsOf(path('begun.csv'))).toEqual([1, 2, 3]);
+      for (const f of ['begun.csv', 'begun.meta.json', 'begun.summary.json']) rmSync(path(f));
+    }
   });
 });
 
@@ -558,6 +576,20 @@ describe('limited merge refuses parts that do not fit', () => {
     expectUsageError(cli(['merge', path('foreign.csv')]), /has no sidecar/);
     expectUsageError(cli(['merge', path('nothing.csv')]), /no such file/);
     expectUsageError(cli(['merge', path('w1.csv'), '--out', path('w1.csv')]), /is one of the files to merge/);
+  });
+
+  it('an --out that exists (the CSV or a sidecar): refused, the file left as it was', () => {
+    const shards = [1, 2, 3].map((i) => path(`s.shard-${i}-of-3.csv`));
+    // Another experiment's results: w2.csv (a whole batch run with its sidecars).
+    const before = ['w2.csv', 'w2.meta.json', 'w2.summary.json'].map((f) => readFileSync(path(f), 'utf8'));
+    expectUsageError(cli(['merge', ...shards, '--out', path('w2.csv')]), /--out '.*w2\.csv' exists: remove it or choose another --out$/);
+    expect(['w2.csv', 'w2.meta.json', 'w2.summary.json'].map((f) => readFileSync(path(f), 'utf8'))).toEqual(before);
+    // A merge done before is not written over either.
+    expectUsageError(cli(['merge', ...shards, '--out', path('merged.csv')]), /--out '.*merged\.csv' exists/);
+    // A sidecar alone is enough.
+    writeFileSync(path('lone.summary.json'), '{}\n');
+    expectUsageError(cli(['merge', ...shards, '--out', path('lone.csv')]), /'.*lone\.summary\.json' \(a sidecar of --out '.*lone\.csv'\) exists: remove it or choose another --out$/);
+    expect(existsSync(path('lone.csv'))).toBe(false);
   });
 });
 

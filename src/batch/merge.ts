@@ -3,12 +3,13 @@
  * deal twice, no deal missing between them, every part complete, and (when they are shards of
  * one range) every shard present — and combines them: rows sorted by deal, one summary.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
 import { jobDifference } from './compare.js';
 import {
   type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
-  writeAtomic, writeMeta, writeSummary,
+  summaryPath, writeAtomic, writeMeta, writeSummary,
 } from './files.js';
 import { columnsOf, headerOf } from './job.js';
 import { machine, gitCommit, toolVersion } from './machine.js';
@@ -46,7 +47,20 @@ function loadPart(file: string): Part {
   return { file, meta, rf };
 }
 
-/** Checks the parts and combines them. `out` names the merged file (for the summary); nothing is written. */
+/**
+ * A merge writes a new file: an --out that exists (the CSV or either sidecar) is refused, as it
+ * may be another experiment's results (a merge once replaced a 1000-deal run without a word).
+ */
+function checkNewTarget(out: string): void {
+  for (const f of [out, metaPath(out), summaryPath(out)])
+    if (existsSync(f))
+      throw new UserError(`${f === out ? `--out '${out}'` : `'${f}' (a sidecar of --out '${out}')`} exists: remove it or choose another --out`);
+}
+
+/**
+ * Checks the parts and combines them. `out` names the merged file (for the summary; '' for
+ * none), which must not exist yet; nothing is written.
+ */
 export function mergeParts(files: readonly string[], out: string, command: string): Merged {
   if (files.length === 0) throw new UserError('give the results files to merge');
   const seen = new Map<string, string>();
@@ -56,6 +70,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     seen.set(key, f);
   }
   if (seen.has(resolve(out))) throw new UserError(`--out '${out}' is one of the files to merge: choose another name`);
+  if (out !== '') checkNewTarget(out);
   const parts = files.map(loadPart);
   const first = parts[0]!;
   // The same job.

@@ -18,7 +18,7 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
@@ -178,6 +178,24 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   }
 }
 
+/**
+ * A file at --out without a sidecar is not a batch's to resume or replace: refused unless it
+ * is empty or holds only this run's header (a run killed as it began, between writing the
+ * header and the sidecar). Checked before loadResults, which would cut a last line without a
+ * newline ('my notes') as a torn row.
+ */
+function refuseForeign(out: string, header: string): void {
+  let text: string;
+  try {
+    text = readFileSync(out, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  if (text !== '' && text !== header + '\n')
+    throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
+}
+
 async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
@@ -185,12 +203,13 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const done = new DealSet(part);
   const counts = emptyCounts();
   let meta = readMeta(out);
+  if (!meta) refuseForeign(out, headerOf(cfg.spec));
   const existing = loadResults(out, true);
   const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard };
   // A file without rows and without a sidecar (a run killed as it began) starts afresh.
   if (existing && (existing.lines.length > 0 || meta)) {
-    if (!meta)
-      throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it cannot be resumed: choose another --out (or remove the file)`);
+    // refuseForeign has let through no rows without a sidecar.
+    if (!meta) throw new Error(`internal: '${out}' has rows but no sidecar`);
     const d = runDifference(meta, here);
     if (d)
       throw new UserError(
