@@ -620,7 +620,6 @@ describe('one-line errors, exit 2', () => {
     [['--pysol-range', '0-10'], /--pysol-range 0-10: need 1 <= A <= B/],
     [['--pysol-range', '1-10', '--size', '1x5,4x3'], /--size 1x5 4x3 disagrees with --pysol-range/],
     [['--from', '1', '--count', '5', '--bogus'], /unknown option '--bogus'/],
-    [['--from', '1', '--count', '5', '--out', '/nonexistent-dir/x.csv'], /cannot write results file '\/nonexistent-dir\/x.csv': no such directory/],
   ])('batch %j', (args, pattern) => {
     expectUsageError(cli(['batch', ...args]), pattern);
   });
@@ -641,10 +640,31 @@ describe('one-line errors, exit 2', () => {
 
   it('an --out inside a file, or a directory as --out', () => {
     writeFileSync(path('plain'), 'x');
-    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', join(path('plain'), 'x.csv')]), /is not a directory/);
+    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', join(path('plain'), 'x.csv')]), /cannot write results file '.*x\.csv': '.*plain' is not a directory/);
+    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', join(path('plain'), 'sub', 'x.csv')]), /cannot write results file '.*x\.csv': .*not a directory/);
     mkdirSync(path('adir.csv'));
-    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', path('adir.csv')]), /it is a directory/);
-    expectUsageError(cli(['merge', path('w1.csv'), '--out', '/nonexistent-dir/m.csv']), /cannot write merged file/);
+    expectUsageError(cli(['batch', '--from', '1', '--count', '5', '--out', path('adir.csv')]), /--out '.*adir\.csv' is a directory: --out names the results file, e\.g\. '.*adir\.csv\/run\.csv'$/);
+    expectUsageError(cli(['merge', path('w1.csv'), '--out', join(path('plain'), 'sub', 'm.csv')]), /cannot write merged file/);
+  });
+
+  it("makes --out's directories; refuses an --out that ends with '/' or is a directory, before any lock or work", () => {
+    for (const name of ['made', 'made-too']) {
+      const out = path(`${name}/`);
+      expectUsageError(cli(['batch', '--from', '1', '--count', '3', ...SMALL, '--out', out]), new RegExp(`--out '.*${name}/' ends with '/': --out names the results file`));
+      expect(existsSync(path(name))).toBe(false);
+    }
+    mkdirSync(path('dir1'));
+    expectUsageError(cli(['batch', '--from', '1', '--count', '3', ...SMALL, '--out', path('dir1/')]), /--out '.*dir1\/' is a directory/);
+    expect(existsSync(path('dir1/.lock'))).toBe(false);
+    // A new directory (two levels) for the file, as bench --out makes its own; a shard's file goes there too.
+    ok(['batch', '--from', '1', '--count', '3', ...SMALL, '--out', path('new/deeper/a.csv')]);
+    expect(dealsOf(path('new/deeper/a.csv'))).toEqual([1, 2, 3]);
+    ok(['batch', '--from', '1', '--count', '4', ...SMALL, '--shard', '1/2', '--out', path('new2/s.csv')]);
+    expect(dealsOf(path('new2/s.shard-1-of-2.csv'))).toEqual([1, 2]);
+    // merge the same.
+    ok(['merge', path('new/deeper/a.csv'), '--out', path('merged-here/m.csv')]);
+    expect(dealsOf(path('merged-here/m.csv'))).toEqual([1, 2, 3]);
+    expectUsageError(cli(['merge', path('new/deeper/a.csv'), '--out', path('dir1')]), /--out '.*dir1' is a directory: --out names the merged file/);
   });
 
   it('a results file that lost its rows to corruption is named with its line', () => {

@@ -8,8 +8,8 @@
  * place, so they are always whole.
  */
 import {
-  accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync,
-  writeFileSync, writeSync,
+  accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, truncateSync,
+  unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
@@ -62,6 +62,30 @@ export function fileError(e: unknown, action: string, file: string): never {
   const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
   if (why) throw new UserError(`cannot ${action} '${file}': ${why}`);
   throw e;
+}
+
+/**
+ * An --out that names a file, its directories made as bench --out makes its own: refuses a
+ * name that ends with '/' or is a directory (the lock and sidecars would go inside it, named
+ * '.lock' and '.meta.json'), then makes the parent directories. A parent that cannot be made
+ * is left for checkWritable to name.
+ */
+export function prepareOut(file: string, what = 'results file'): void {
+  let isDir = false;
+  try {
+    isDir = statSync(file).isDirectory();
+  } catch {
+    // not there (or not reachable): checkWritable says why
+  }
+  if (/[/\\]$/.test(file) || isDir)
+    throw new UserError(
+      `--out '${file}' ${isDir ? 'is a directory' : "ends with '/'"}: --out names the ${what}, e.g. '${file.replace(/[/\\]+$/, '')}/run.csv'`,
+    );
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch {
+    // checkWritable says why
+  }
 }
 
 /** Fails early when `file` cannot be created or appended to. */

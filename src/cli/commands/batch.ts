@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import {
   type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, sizeEqual,
@@ -9,7 +7,7 @@ import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_PRESET } from '../../solver/search.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
 import { type BatchConfig, runBatch } from '../../batch/run.js';
-import { checkWritable, nameSlug, withTag } from '../../batch/files.js';
+import { checkWritable, nameSlug, prepareOut, withTag } from '../../batch/files.js';
 import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
@@ -95,13 +93,8 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   const { shard, from: shardFrom } = chooseShard(o.shard, shards, env);
   let file = o.out ?? defaultOut(spec, range);
   if (file === '' || file === '-') throw new UserError(`--out needs a file name ('-' is not accepted: the summary goes to stdout)`);
-  if (o.out === undefined) {
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-    } catch {
-      // checkWritable says why
-    }
-  }
+  // The --out given (or the default) is checked as named; its directories are made for the shard's file too.
+  prepareOut(file);
   if (shard) file = withTag(file, shardTag(shard));
   checkWritable(file);
   return { spec, range, shard, shardFrom, out: file, workers, ...(chunk !== undefined ? { chunk } : {}), progress: o.progress !== false, command: commandLine(args) };
@@ -220,7 +213,7 @@ export function registerBatch(program: Command): void {
   addTacticsOptions(cmd, 'both')
     .option('--pile <memory>', "with --player: remembered (default: the player knows the pile's order in the second deal) or forgotten (it turns the fifth card blind)")
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
-    .option('--out <file>', 'results CSV; FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, results/pysol-A-B.csv or results/PLAYER-A-B.csv, with every choice but the budgets that is not the default: results/batch-fast-A-B.csv, results/greedy-pairing-cautious-spaces-hold-A-B.csv)')
+    .option('--out <file>', 'results CSV (its directories are made); FILE.meta.json and FILE.summary.json go beside it (default results/batch-A-B.csv, results/pysol-A-B.csv or results/PLAYER-A-B.csv, with every choice but the budgets that is not the default: results/batch-fast-A-B.csv, results/greedy-pairing-cautious-spaces-hold-A-B.csv)')
     .option('--shard <i/n>', 'run shard I of N: the I-th of N contiguous blocks of the range (file name gets .shard-I-of-N)')
     .option('--shards <n>', 'N shards, the shard taken from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)')
     .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32; greedy player: up to 5000)')

@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
 import { UserError } from '../../game/index.js';
-import { checkWritable } from '../../batch/files.js';
+import { checkWritable, prepareOut } from '../../batch/files.js';
 import { mergeParts, writeMerged } from '../../batch/merge.js';
 import { formatSummary } from '../../batch/report.js';
 import { examples, out, run } from '../common.js';
@@ -11,7 +11,7 @@ export function registerMerge(program: Command): void {
     .command('merge')
     .description('check that batch results files fit together (same options, no gap, no overlap, all shards) and summarize them as one')
     .argument('<files...>', 'results CSVs of limited batch (each with its FILE.meta.json)')
-    .option('--out <file>', 'write the combined CSV (rows sorted by deal) with its .meta.json and .summary.json')
+    .option('--out <file>', 'write the combined CSV (rows sorted by deal) with its .meta.json and .summary.json; a new file (its directories are made)')
     .addHelpText(
       'after',
       examples(
@@ -31,6 +31,7 @@ export function registerMerge(program: Command): void {
       run((files: string[], o: { out?: string }) => {
         if (o.out !== undefined) {
           if (o.out === '' || o.out === '-') throw new UserError(`--out needs a file name ('-' is not accepted: the summary goes to stdout)`);
+          prepareOut(o.out, 'merged file');
           checkWritable(o.out, 'merged file');
         }
         const target = o.out ?? '(not written: no --out)';
