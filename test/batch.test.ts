@@ -219,6 +219,10 @@ describe('limited batch', () => {
     const r = ok(['batch', '--from', '1', '--count', '1', ...SMALL, '--workers', many, '--out', path('many-workers.csv')]);
     expect(r.stderr).toContain(`limited: warning: --workers ${many} is more than the ${availableParallelism()} core`);
     expect(ok(['batch', '--from', '1', '--count', '1', ...SMALL, '--workers', '1', '--out', path('one-worker.csv')]).stderr).not.toMatch(/warning/);
+    // An error found before the run starts stays one line: the warning comes with the run.
+    const refused = cli(['batch', '--from', '2', '--count', '1', ...SMALL, '--workers', many, '--out', path('many-workers.csv')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it("states --pysol-range's limits in its help (plain game numbers up to 2^53-1)", () => {

@@ -163,6 +163,9 @@ export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch')
       `${title}: ${where}, rules ${cfg.spec.rules}, ${what} -> ${cfg.out}` +
         (i.todo > 0 ? `; ${plural(i.todo, 'deal')} to do, ${plural(i.workers, 'worker')}, chunks of ${i.chunk}\n` : '; nothing left to do\n'),
     );
+    // Said once the run starts, after every check of the options and the file: an error
+    // before it stays the one line it is.
+    if (i.todo > 0) warnWorkers(cfg.workers);
     if (b.maxSeconds !== null && i.todo > 0)
       process.stderr.write('limited: note: with --max-seconds the verdicts depend on the machine and its load (use --max-nodes for reproducible rows)\n');
   };
@@ -255,9 +258,7 @@ Exit status: 0 done, 2 bad input, 3 a solution that fails to verify (a solver bu
     )
     .action(
       run(async (o: BatchCliOptions) => {
-        const cfg = batchConfig(o, process.argv.slice(2));
-        warnWorkers(cfg.workers);
-        await runBatchCommand(cfg);
+        await runBatchCommand(batchConfig(o, process.argv.slice(2)));
       }),
     );
 }

@@ -102,10 +102,18 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
         if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
         if (o.out === '' || o.out === '-') throw new UserError('--out needs a directory name');
-        warnWorkers(workers);
+        // The warning about --workers comes with the first line of work, after every check of
+        // the options and the directory: an error before it stays the one line it is.
+        let warned = false;
+        const note = (t: string): void => {
+          if (!warned) warnWorkers(workers);
+          warned = true;
+          process.stderr.write(t + '\n');
+        };
         let res;
         try {
           res = await runTactics({
+            note,
             from, deals, solverDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size,
             dir: o.out, workers, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
             command: commandLine(process.argv.slice(2)),

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Command } from 'commander';
-import { examples, run, warnWorkers } from '../common.js';
+import { examples, run } from '../common.js';
 import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
 
 /**
@@ -37,7 +37,6 @@ export function registerStart(program: Command): void {
         const opts: BatchCliOptions = { ...START, progress: o.progress !== false, ...(o.workers !== undefined ? { workers: o.workers } : {}) };
         const args = [...START_ARGS, ...(o.workers !== undefined ? ['--workers', o.workers] : [])];
         const cfg = { ...batchConfig(opts, args), fresh: o.fresh === true };
-        warnWorkers(cfg.workers);
         process.stderr.write(`limited start: the default experiment, the same as: limited ${args.join(' ')}\n`);
         await runBatchCommand(cfg, 'limited start');
       }),
