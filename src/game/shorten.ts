@@ -1,6 +1,6 @@
 import { type Deal } from './deal.js';
 import { type Rules } from './rules.js';
-import { DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, type PackedMove, SRC_WASTE } from './state.js';
+import { DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, type PackedMove, SRC_DRAW, SRC_WASTE } from './state.js';
 
 /**
  * A winning line made shorter where it takes a card the long way round: round trips through
@@ -73,9 +73,12 @@ export function withoutRoundTrips(deal: Deal, rules: Rules, moves: readonly Pack
 /** The position as it lies, as text (see `withoutRoundTrips`). */
 function position(g: Game): string {
   const cards = g.stockCards;
+  const pairs = g.building === 1;
   const parts: number[] = [g.phase, g.stockPtr, g.pileNext, ...g.found];
   for (let c = 0; c < g.columns; c++) {
-    parts.push(100 + g.orig[c]!, 200 + g.len[c]!);
+    // Which of a column's cards are dealt ones matters under pairs only (a pair's cover may
+    // not move on); elsewhere a dealt card taken away and put back is the same position.
+    parts.push(pairs ? 100 + g.orig[c]! : 100, 200 + g.len[c]!);
     for (let i = 0; i < g.len[c]!; i++) parts.push(g.cols[c * g.height + i]!);
   }
   parts.push(-1);
@@ -86,10 +89,11 @@ function position(g: Game): string {
 }
 
 /**
- * A winning line with detours taken out: a card moved from column A to column B and later moved
- * on from B (move i, then move j, this copy's next move) goes from A straight to j's destination
- * at j (move i dropped, j's source made A), or, when j takes it back to A, stays where it was
- * (both dropped). Such a change is kept only if the changed moves, played from the position
+ * A winning line with detours taken out: a card moved from A (a column, the waste top, a
+ * privileged or fifth card) to column B and later moved on from B (move i, then move j, this
+ * copy's next move) goes straight to j's destination, either at i (move j dropped: "early") or
+ * at j (move i dropped, j's source made A: "late"; both dropped when j takes it back to A). A
+ * waste card can go late only if it is still the waste top at j. Such a change is kept only if the changed moves, played from the position
  * before move i with every one checked against the legal moves, end in the very position that
  * moves i..j of the line end in (`sameEnd`): from there the rest of the line is the same, and
  * wins. So the result wins whatever the moves in between did (another card put on A or on B, the
@@ -124,8 +128,9 @@ function detourCut(g: Game, line: readonly PackedMove[], i: number, buf: Int32Ar
   const mi = line[i]!;
   const a = mi & 63;
   const b = (mi >> 6) & 63;
-  // Move i takes a card from column a onto (or into) column b.
-  if (a >= SRC_WASTE || b === DST_FOUNDATION) return null;
+  // Move i takes a card from a (a column, the waste, a privileged card, the fifth card) onto (or
+  // into) column b.
+  if (a >= SRC_DRAW || b === DST_FOUNDATION) return null;
   const card = mi >>> 12;
   // This copy's next move: the first later move of the card from b (its twin cannot be put on
   // b, where the card lies, until this copy has left).
@@ -133,9 +138,17 @@ function detourCut(g: Game, line: readonly PackedMove[], i: number, buf: Int32Ar
   while (j < line.length && (line[j]! >>> 12 !== card || (line[j]! & 63) !== b)) j++;
   if (j === line.length) return null;
   const mj = line[j]!;
-  const middle = line.slice(i + 1, j);
-  if (((mj >> 6) & 63) !== a) middle.push((mj & ~63) | a);
-  return sameEnd(g, middle, line, i, j, buf) ? line.slice(0, i).concat(middle, line.slice(j + 1)) : null;
+  const dst = (mj >> 6) & 63;
+  // Early: straight to j's destination at move i, move j dropped.
+  if (dst !== a) {
+    const early = [((mi & ~(63 << 6)) | (dst << 6)) >>> 0, ...line.slice(i + 1, j)];
+    if (sameEnd(g, early, line, i, j, buf)) return line.slice(0, i).concat(early, line.slice(j + 1));
+  }
+  // Late: move i dropped, move j made from a (a waste card must then still be the waste top at
+  // j, which the check sees); both dropped when j takes it back to a.
+  const late = line.slice(i + 1, j);
+  if (dst !== a) late.push((mj & ~63) | a);
+  return sameEnd(g, late, line, i, j, buf) ? line.slice(0, i).concat(late, line.slice(j + 1)) : null;
 }
 
 /**
