@@ -208,6 +208,11 @@ describe('heuristic modules in the workers', () => {
     expect(r.stdout).toContain('src/bench/example-heuristic.ts');
     expect(csvRows(path('ts'))).toHaveLength(6);
   });
+
+  it('names one deal and one heuristic in the singular in its signature line', () => {
+    const r = ok(['bench', '--deals', '4-4', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste', '--out', path('one')]);
+    expect(r.stdout).toMatch(/bench signature: \d+ nodes \(total over 1 deal x 1 heuristic; deterministic/);
+  });
 });
 
 describe('bad heuristics: one line naming the module, exit 2', () => {

@@ -1,5 +1,6 @@
 /** The benchmark's report as text: what `limited bench` prints, and bench.txt. */
 import { formatDuration } from '../batch/progress.js';
+import { plural } from '../game/index.js';
 import { type BenchResult } from './run.js';
 import { type Paired } from './stats.js';
 
@@ -106,7 +107,7 @@ export function formatReport(r: BenchResult): string {
   out.push('');
   out.push(winnerLine(r));
   out.push(
-    `bench signature: ${r.signature} nodes (total over ${n} deals x ${r.labels.length} heuristics; ` +
+    `bench signature: ${r.signature} nodes (total over ${plural(n, 'deal')} x ${plural(r.labels.length, 'heuristic')}; ` +
       (r.deterministic ? 'deterministic: the same on any machine and worker count)' : 'NOT deterministic: a time budget was given)'),
   );
   out.push(`files: ${r.files.csv}, ${r.files.svg}, ${r.files.txt}, ${r.files.json}`);
