@@ -5,14 +5,15 @@ import { DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, type PackedMove, SRC_DRAW, SR
 /**
  * A winning line made shorter where it takes a card the long way round: round trips through
  * one position are cut (`withoutRoundTrips`) and detours (`withoutDetours`), until neither finds
- * more. The result is a
- * winning line of the same deal, never longer; the caller still verifies the line it prints.
+ * more. The result is a winning line of the same deal, never longer; the caller still verifies
+ * the line it prints.
  */
 export function shortenLine(deal: Deal, rules: Rules, moves: readonly PackedMove[]): PackedMove[] {
   // Under pairs or no building a card changes columns only as a pair's cover (then it only goes
   // home) or into a space: book deals 1-200, 132 won at 200,000 nodes, lost 0.4 % of their
-  // moves to this at 2.9 ms a line, against 28 % of the moves of PySolFC games 1-200 at 4.2 ms
-  // (about a tenth of the search's time on a won deal, session 28). So only under building=suit.
+  // moves to this at 2.9 ms a line, against 30 % of the moves of PySolFC games 1-200 at 4.2-4.4
+  // ms (about a tenth of the search's time on a won deal, session 28). So only under
+  // building=suit.
   if (rules.building !== 'suit') return moves.slice();
   let line = moves.slice();
   // A detour cut can leave a round trip (two twins trading places), and the other way round.
@@ -34,7 +35,8 @@ export function shortenLine(deal: Deal, rules: Rules, moves: readonly PackedMove
  * they lie (columns in their places, foundations in their order), not by the solver's key, which
  * would also match positions with columns swapped, where the rest of the line names other columns.
  * Waste, row and pile entries are compared by card, not by stock position: twin cards are alike in
- * play and a move names a card, not a copy.
+ * play and a move names a card, not a copy. Which of a column's cards were dealt there is compared
+ * under pairs only, where it decides what may move.
  *
  * The solver's depth-first searches never revisit a position on one line, but a line made of
  * pieces (the rollout's look-aheads one after another, a best-first walk) can: under `pysol` a
@@ -93,10 +95,10 @@ function position(g: Game): string {
  * privileged or fifth card) to column B and later moved on from B (move i, then move j, this
  * copy's next move) goes straight to j's destination, either at i (move j dropped: "early") or
  * at j (move i dropped, j's source made A: "late"; both dropped when j takes it back to A). A
- * waste card can go late only if it is still the waste top at j. Such a change is kept only if the changed moves, played from the position
- * before move i with every one checked against the legal moves, end in the very position that
- * moves i..j of the line end in (`sameEnd`): from there the rest of the line is the same, and
- * wins. So the result wins whatever the moves in between did (another card put on A or on B, the
+ * waste card can go late only if it is still the waste top at j. Such a change is kept only if
+ * the changed moves, played from the position before move i with every one checked against the
+ * legal moves, end in the very position that moves i..j of the line end in (`sameEnd`): from
+ * there the rest of the line is the same, and wins. So the result wins whatever the moves in between did (another card put on A or on B, the
  * card under it needed, a space taken: the check refuses those). Passes are repeated until one
  * changes nothing. Costs a replay of moves i..j a candidate.
  *
