@@ -41,7 +41,7 @@ export function formatSummary(s: SummaryFile, title: string): string {
     // far higher: 94.9 % against 54.4 % for the default experiment).
     `win rate     ${pct(s.winRate.wonShare)} of ${s.deals === 1 ? 'the 1 deal' : `all ${s.deals} deals`} won${s.unknown > 0 ? ` (the ${s.unknown} unknown counted as not won)` : ''}`,
     `95 % CI      ${pct(s.winRate.low)} to ${pct(s.winRate.high)} of all deals (Wilson; unknown counted as lost for the low end, won for the high end)`,
-    `decided      ${pct(s.winRate.point)} of the ${decided === 1 ? '1 decided deal' : `${decided} decided deals`} won (won / (won + unsolvable)${s.unknown > 0 ? `; the ${s.unknown} unknown left out` : ''})`,
+    `decided      ${pct(s.winRate.point)} of the ${plural(decided, 'decided deal')} won (won / (won + unsolvable)${s.unknown > 0 ? `; the ${s.unknown} unknown left out` : ''})`,
     `nodes/deal   ${dist(s.nodes, 0)}`,
     `ms/deal      ${dist(s.ms, 1)}`,
     `speed        ${s.speed.dealsPerSecond === null ? '--' : `${s.speed.dealsPerSecond.toFixed(1)} deals/s`} (${s.speed.note})`,

@@ -19,7 +19,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Deal, type Rules, Game, MAX_MOVES, UserError } from '../game/index.js';
+import { type Deal, type Rules, Game, MAX_MOVES, UserError, plural } from '../game/index.js';
 import { type Heuristic, HEURISTICS } from '../solver/heuristics.js';
 import { packageRoot } from '../batch/machine.js';
 
@@ -190,7 +190,7 @@ export function checkOnDeal(h: Heuristic, label: string, deal: Deal, rules: Rule
   const buf = new Int32Array(MAX_MOVES);
   let checked = 0;
   for (let step = 0; ; step++) {
-    const where = step === 0 ? `the opening position of ${dealName}` : `${dealName} after ${step} move${step === 1 ? '' : 's'}`;
+    const where = step === 0 ? `the opening position of ${dealName}` : `${dealName} after ${plural(step, 'move')}`;
     const before = fingerprint(g);
     let v: unknown;
     try {

@@ -4,7 +4,6 @@ import { plural } from '../game/index.js';
 import { type BenchResult } from './run.js';
 import { type Paired } from './stats.js';
 
-const deals = (k: number): string => `${k} deal${k === 1 ? '' : 's'}`;
 
 const pct = (a: number, n: number): string => (n > 0 ? `${((100 * a) / n).toFixed(1)} %` : '--');
 
@@ -53,8 +52,8 @@ export function winnerLine(r: BenchResult): string {
   const p = r.paired[best]!;
   const b = r.summaries[0]!;
   return (
-    `${head}, against ${b.decided} for ${base} (the first): ${deals(p.onlyThis)} only it decided, ${p.onlyBase} only ${base}; ` +
-    `better on ${deals(p.better)}, worse on ${p.worse} (sign test p = ${formatP(p.p)})`
+    `${head}, against ${b.decided} for ${base} (the first): ${plural(p.onlyThis, 'deal')} only it decided, ${p.onlyBase} only ${base}; ` +
+    `better on ${plural(p.better, 'deal')}, worse on ${p.worse} (sign test p = ${formatP(p.p)})`
   );
 }
 
@@ -66,7 +65,7 @@ export function formatReport(r: BenchResult): string {
   const out: string[] = [];
   out.push(
     `limited bench · ${list.name}: ${list.description} (${n} deals) · rules ${r.spec.rules} · size ${r.spec.size} · search=${r.config.solver.search} · ` +
-      `${budget} a search · ${r.labels.length} heuristic${r.labels.length === 1 ? '' : 's'} · ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${formatDuration(r.seconds)}`,
+      `${budget} a search · ${plural(r.labels.length, 'heuristic')} · ${plural(r.workers, 'worker')}, ${formatDuration(r.seconds)}`,
   );
   if (r.config.solver.search === 'dfs') out.push('note: depth-first search does not use the heuristic (it orders moves by a fixed rule), so every line searches alike');
   out.push('');

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { type Command, CommanderError } from 'commander';
 import {
   type Deal, type Rules, type Size, BOOK, FULL_SIZE, PYSOL, UserError, dealFromNumber, formatSize, parseDealFile, parseDealNumber,
-  PYSOL_MS_MAX, parseRules, parseSize, pysolDeal, sizeEqual,
+  PYSOL_MS_MAX, parseRules, parseSize, plural, pysolDeal, sizeEqual, sourceLabel,
 } from '../game/index.js';
 
 export const EXIT_INVALID = 1;
@@ -90,7 +90,7 @@ const DEAL_SOURCES: readonly DealSource[] = [
       if (size && !sizeEqual(size, deal.size))
         throw new UserError(`--size ${formatSize(size)} disagrees with --pysol, whose deals have size ${formatSize(deal.size)}`);
       // PySolFC plays its Limited by the pysol preset: that is the default, --rules overrides it.
-      return { deal: { ...deal, rules: PYSOL }, label: `PySolFC game ${deal.source!.replace(/^pysol /, '')}` };
+      return { deal: { ...deal, rules: PYSOL }, label: sourceLabel(deal.source!) };
     },
   },
 ];
@@ -181,7 +181,7 @@ export function stdoutColor(): boolean {
 export function warnWorkers(workers: number): void {
   const cores = availableParallelism();
   if (workers > cores)
-    process.stderr.write(`limited: warning: --workers ${workers} is more than the ${cores} core${cores === 1 ? '' : 's'} here: the extra threads only take turns on them\n`);
+    process.stderr.write(`limited: warning: --workers ${workers} is more than the ${plural(cores, 'core')} here: the extra threads only take turns on them\n`);
 }
 
 /** A command's help epilogue: `Examples:` and the lines given. */

@@ -1,6 +1,6 @@
 import seedrandom from 'seedrandom';
 import { type Card, formatCard, makeCard, tryParseCard, RANK_LETTERS } from './cards.js';
-import { UserError, shown } from './errors.js';
+import { UserError, plural, shown } from './errors.js';
 import { type Rules, type Size, FULL_SIZE, deckCount, formatRules, formatSize, parseRules, parseSize, stockCount } from './rules.js';
 
 /**
@@ -25,6 +25,12 @@ export function orderedDeck(size: Size): Card[] {
   for (let p = 0; p < size.packs; p++)
     for (let s = 0; s < 4; s++) for (let r = 1; r <= size.ranks; r++) deck.push(makeCard(s, r));
   return deck;
+}
+
+/** `deal 4`, `PySolFC game 5`: a deal's source (Deal.source: `4`, `pysol 5`) in words. */
+export function sourceLabel(source: string): string {
+  const m = /^pysol\s+(.+)$/i.exec(source);
+  return m ? `PySolFC game ${m[1]}` : `deal ${source}`;
 }
 
 /** Lays out a shuffled deck: card k < columns*rows to row floor(k/columns), column k mod columns; the rest is the stock. */
@@ -68,7 +74,7 @@ export function checkDealCards(deal: Deal): void {
   for (const c of deal.stock) seen.set(c, (seen.get(c) ?? 0) + 1);
   for (const [c, n] of counts) {
     const m = seen.get(c) ?? 0;
-    if (m !== n) throw new UserError(`card ${formatCard(c)} appears ${m} time${m === 1 ? '' : 's'}; the packs hold ${n}`);
+    if (m !== n) throw new UserError(`card ${formatCard(c)} appears ${plural(m, 'time')}; the packs hold ${n}`);
   }
   for (const [c] of seen) if (!counts.has(c)) throw new UserError(`card ${formatCard(c)} is not in the deck`);
 }
@@ -182,7 +188,7 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
     const row = rowTexts.get(r);
     if (!row) throw new UserError(`${name}: row ${r} is missing`);
     if (row.words.length !== size.columns)
-      throw new UserError(`${where(row.line)}: row ${r} has ${row.words.length} card${row.words.length === 1 ? '' : 's'}, expected ${size.columns}`);
+      throw new UserError(`${where(row.line)}: row ${r} has ${plural(row.words.length, 'card')}, expected ${size.columns}`);
     row.words.forEach((w, k) => columns[k]!.push(parse(w, row.line)));
   }
   if (!stock) throw new UserError(`${name}: the stock: line is missing`);
@@ -203,7 +209,7 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
     // Too many: the line of the first card too many (a continuation line, perhaps); too few: the stock: line.
     const line = stock.words.length > expected ? stock.lines[expected]! : stock.line;
     throw new UserError(
-      `${where(line)}: the stock has ${stock.words.length} card${stock.words.length === 1 ? '' : 's'}, expected ${expected}` +
+      `${where(line)}: the stock has ${plural(stock.words.length, 'card')}, expected ${expected}` +
         (line !== stock.line ? ` (the stock begins on line ${stock.line}; this line holds card ${expected + 1})` : ''),
     );
   }

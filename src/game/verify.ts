@@ -1,5 +1,5 @@
 import { formatCard, SUIT_SYMBOLS } from './cards.js';
-import { type Deal } from './deal.js';
+import { type Deal, sourceLabel } from './deal.js';
 import { UserError, plural, shown } from './errors.js';
 import { type ParsedMove, formatMove, formatPlace, parseMove } from './notation.js';
 import { type Rules, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './rules.js';
@@ -155,12 +155,6 @@ export function solutionHeader(text: string): { deal?: string; rules?: string; s
   return h;
 }
 
-/** `deal 4`, `PySolFC game 5`: a deal's source (Deal.source) in words. */
-function sourceWords(source: string): string {
-  const m = /^pysol\s+(.+)$/i.exec(source);
-  return m ? `PySolFC game ${m[1]}` : `deal ${source}`;
-}
-
 /**
  * How the deal, size and rules of a solution file's header differ from those it is checked
  * against, or null when they agree (or the file has no header). A header value that cannot be
@@ -172,8 +166,8 @@ export function headerMismatch(text: string, deal: Deal, rules: Rules): string |
   const was: string[] = [];
   const is: string[] = [];
   if (h.deal !== undefined && deal.source !== undefined && /^(\d+|pysol\s+\S+)$/i.test(h.deal) && h.deal.replace(/\s+/g, ' ').toLowerCase() !== deal.source.toLowerCase()) {
-    was.push(sourceWords(h.deal));
-    is.push(sourceWords(deal.source));
+    was.push(sourceLabel(h.deal));
+    is.push(sourceLabel(deal.source));
   }
   if (h.size !== undefined) {
     let size;

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
-import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual } from '../../game/index.js';
+import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, plural, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_OPTIONS } from '../../solver/search.js';
 import { type BenchConfig, runBench } from '../../bench/run.js';
@@ -141,7 +141,7 @@ that fails to verify (a solver bug).
         warnWorkers(cfg.workers);
         const b = cfg.solver;
         process.stderr.write(
-          `limited bench: ${cfg.list.name} (${cfg.list.deals.length} deals), ${cfg.heuristics.length} heuristic${cfg.heuristics.length === 1 ? '' : 's'}, search=${b.search}, ` +
+          `limited bench: ${cfg.list.name} (${plural(cfg.list.deals.length, 'deal')}), ${plural(cfg.heuristics.length, 'heuristic')}, search=${b.search}, ` +
             `${[b.maxNodes !== undefined ? `max ${b.maxNodes} nodes` : '', b.maxSeconds !== undefined ? `max ${b.maxSeconds} s` : ''].filter(Boolean).join(', ')} a search -> ${cfg.outDir}\n`,
         );
         try {

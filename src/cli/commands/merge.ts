@@ -1,5 +1,5 @@
 import { type Command } from 'commander';
-import { UserError } from '../../game/index.js';
+import { UserError, plural } from '../../game/index.js';
 import { checkWritable, prepareOut } from '../../batch/files.js';
 import { mergeParts, writeMerged } from '../../batch/merge.js';
 import { formatSummary } from '../../batch/report.js';
@@ -38,7 +38,7 @@ export function registerMerge(program: Command): void {
         const m = mergeParts(files, o.out ?? '', commandLine(process.argv.slice(2)));
         if (o.out !== undefined) writeMerged(o.out, m);
         const summary = { ...m.summary, file: target };
-        let text = formatSummary(summary, `limited merge (${files.length} file${files.length === 1 ? '' : 's'})`);
+        let text = formatSummary(summary, `limited merge (${plural(files.length, 'file')})`);
         if (o.out === undefined) text = text.replace(/^files .*\n/m, 'files        not written (give --out FILE.csv to write the combined CSV and its sidecars)\n');
         out(text);
       }),
