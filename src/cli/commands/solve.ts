@@ -119,7 +119,7 @@ function progressLine(deal: Deal): { show: (p: Progress) => void; end: () => voi
   const err = process.stderr;
   if (err.isTTY !== true) return null;
   const t0 = performance.now();
-  const cards = deal.size.packs * deal.size.ranks * 4;
+  const cards = deckCount(deal.size);
   let last = 0;
   let drawn = false;
   return {
