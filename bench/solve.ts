@@ -181,7 +181,8 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
         csvRows.push([label, dealName(deals[i]!, i), search, csvHeuristic, r.verdict, r.proof ?? '', r.limit ?? '', r.nodes, r.states, +(r.seconds * 1000).toFixed(1), r.bestHome]);
       row.verdicts[r.verdict]++;
       if (r.proof === 'locks') row.byLocks++;
-      if (r.verdict === 'unknown' && r.limit) row.limits[r.limit]++;
+      // ('interrupted' comes only from `limited solve`, which stops between steps on a signal.)
+      if (r.verdict === 'unknown' && r.limit && r.limit !== 'interrupted') row.limits[r.limit]++;
       row.nodes.push(r.nodes);
       row.ms.push(r.seconds * 1000);
       row.tableBytes += r.bytesPerState * r.states;

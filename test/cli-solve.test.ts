@@ -2,13 +2,14 @@
  * `limited solve` and the `--pysol GAME` deal source, end to end: spawns the built CLI
  * (dist/src/cli/main.js, which `npm test` builds first) and checks outputs and exit statuses.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PYSOL, formatDealFile, parseDealFile, pysolDeal } from '../src/game/index.js';
 
-import { ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], nodeArgs: string[] = []): Result => runCli(args, { nodeArgs });
 
@@ -248,4 +249,50 @@ describe('--pysol GAME', () => {
     expectUsageError(cli(['show', '1', '--pysol', '1']), /only one deal/);
     expectUsageError(cli(['show', '--pysol', '1', '--size', '1x5,4x3']), /disagrees with --pysol/);
   });
+});
+
+/** Runs `limited args` and sends it `signal` after `afterMs`; resolves with what it printed. */
+function solveStopped(args: string[], signal: NodeJS.Signals, afterMs: number): Promise<Result & { signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill(signal), afterMs);
+    child.on('error', reject);
+    child.on('close', (status, sig) => {
+      clearTimeout(timer);
+      resolve({ status, signal: sig, stdout, stderr });
+    });
+  });
+}
+
+describe('solve stopped by a signal', () => {
+  // Deal 9 is not decided within 3 M nodes; the limits given hold it for far longer than the
+  // test waits (the time limit is a safety net, never reached).
+  const LONG = ['solve', '9', '--max-nodes', '1000000000', '--max-seconds', '300'];
+
+  it('Ctrl-C (SIGINT): the report so far, unknown with limit interrupted, exit 130', async () => {
+    const r = await solveStopped(LONG, 'SIGINT', 2500);
+    expect([r.status, r.signal], r.stderr).toEqual([130, null]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^verdict: +unknown \(limit: interrupted, stopped by a signal\)$/m);
+    const nodes = Number(/^nodes expanded: +(\d+)$/m.exec(r.stdout)?.[1]);
+    expect(nodes).toBeGreaterThan(0);
+    expect(nodes).toBeLessThan(1_000_000_000);
+    expect(Number(/^seconds: +([\d.]+)$/m.exec(r.stdout)?.[1])).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/^cards home at best: \d+ of 104$/m);
+  }, 60_000);
+
+  it('SIGTERM with --json and --solution-out: one object, no solution written, exit 143', async () => {
+    const file = join(dir, 'stopped.txt');
+    const r = await solveStopped([...LONG, '--search', 'dfs', '--json', '--solution-out', file], 'SIGTERM', 2500);
+    expect([r.status, r.signal], r.stderr).toEqual([143, null]);
+    const rep = JSON.parse(r.stdout);
+    expect([rep.verdict, rep.limit, rep.solution]).toEqual(['unknown', 'interrupted', null]);
+    expect(rep.nodes).toBeGreaterThan(0);
+    expect(rep.states).toBeGreaterThan(0);
+    expect(r.stderr).toBe(`limited: no solution written to ${file}: the verdict is unknown\n`);
+  }, 60_000);
 });

@@ -84,7 +84,8 @@ export function buildProgram(): Command {
         'Exit status: 0 ok (for solve: any verdict, won, unsolvable or unknown), 1 invalid solution,\n' +
         '2 bad input (one line on stderr), 3 a solver solution that fails to verify (a bug),\n' +
         '70 internal error; batch, start and experiment: 130 or 143 when interrupted (SIGINT,\n' +
-        'SIGTERM), after saving what was done (run the command again to resume).\n',
+        'SIGTERM), after saving what was done (run the command again to resume); solve: 130 or\n' +
+        '143 after its report so far (unknown, limit interrupted).\n',
     );
   for (const register of COMMANDS) register(program);
   addHelpCommand(program, 'limited');

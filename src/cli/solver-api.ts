@@ -11,7 +11,7 @@
 import { type Deal, type Rules, UserError } from '../game/index.js';
 import { HEURISTICS } from '../solver/heuristics.js';
 import * as search from '../solver/search.js';
-import { type SolveOptions, type SolveResult, type Solver } from '../solver/search.js';
+import { type SearchRun, type SolveOptions, type SolveResult, type Solver } from '../solver/search.js';
 
 /** The options handed to the solver: only what the user gave, plus `preset` when one applies. */
 export type CliSolveOptions = Partial<SolveOptions> & { preset?: string };
@@ -86,31 +86,36 @@ export function positiveNumber(option: string, text: string): number {
   return n;
 }
 
-/** Nodes between progress reports of a single search (a preset reports after each of its slices). */
-const PROGRESS_STEP = 1 << 16;
-
 type SolvePreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>) => SolveResult;
+type StartPreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>) => SearchRun;
 
 /**
- * Solves: with `opts.preset`, by the solver's `solvePreset` (the other options override the
- * preset's), or by `solve()` with the preset as an option if that is how the solver takes it;
- * without, by `solve()` with the options as given. Throws what the solver throws
+ * Starts a solve that runs a step at a time (`SearchRun`): with `opts.preset`, by the solver's
+ * `startPreset` (the other options override the preset's), else by `start` with the options as
+ * given. Stepped or run in one step, it is the same search (`Solver.start`, `startPreset`). A
+ * solver without these gets a run whose first step solves in one go (`solveWith`'s way).
+ */
+export function startWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions): SearchRun {
+  const { preset, ...rest } = opts;
+  const s = solver as unknown as { start?: unknown; startPreset?: unknown };
+  if (preset === undefined && typeof s.start === 'function') return solver.start(deal, rules, rest);
+  if (preset !== undefined && typeof s.startPreset === 'function') return (s.startPreset as StartPreset).call(solver, deal, rules, preset, rest);
+  let result: SolveResult | null = null;
+  return {
+    step: () => (result ??= solveWith(solver, deal, rules, opts)),
+    progress: () => result ?? { nodes: 0, states: 0, bestHome: 0, bytesPerState: 0 },
+  };
+}
+
+/**
+ * Solves in one go: with `opts.preset`, by the solver's `solvePreset` (the other options
+ * override the preset's), or by `solve()` with the preset as an option if that is how the solver
+ * takes it; without, by `solve()` with the options as given. Throws what the solver throws
  * (SolutionError for a solution that fails to verify).
  */
 export function solveWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions): SolveResult {
   const { preset, ...rest } = opts;
-  if (preset === undefined) {
-    // One search: run in steps when someone watches its progress (the same search: a search run
-    // a step at a time is the search run in one, `Solver.start`).
-    const watch = (solver as { onProgress?: Solver['onProgress'] }).onProgress;
-    if (!watch || typeof (solver as { start?: unknown }).start !== 'function') return solver.solve(deal, rules, rest);
-    const run = solver.start(deal, rules, rest);
-    for (let n = PROGRESS_STEP; ; n += PROGRESS_STEP) {
-      const r = run.step(n);
-      if (r) return r;
-      watch(run.progress());
-    }
-  }
+  if (preset === undefined) return solver.solve(deal, rules, rest);
   const solvePreset = (solver as unknown as { solvePreset?: unknown }).solvePreset;
   if (typeof solvePreset === 'function') return (solvePreset as SolvePreset).call(solver, deal, rules, preset, rest);
   return solver.solve(deal, rules, opts as Partial<SolveOptions>);

@@ -405,8 +405,11 @@ export const DEFAULT_PRESET = 'portfolio';
 
 export interface SolveResult {
   readonly verdict: Verdict;
-  /** Why the search stopped short: 'nodes', 'time' or 'memory' (unknown only). */
-  readonly limit?: 'nodes' | 'time' | 'memory';
+  /**
+   * Why the search stopped short (unknown only): 'nodes', 'time' or 'memory', or 'interrupted'
+   * when it was stopped from outside between two steps (`limited solve` on Ctrl-C).
+   */
+  readonly limit?: 'nodes' | 'time' | 'memory' | 'interrupted';
   readonly nodes: number;
   readonly states: number;
   readonly seconds: number;
@@ -533,12 +536,6 @@ export class Solver {
   private lastTable: TableStats | null = null;
   /** The Solvers of the stages of a preset (`solvePreset`), kept from deal to deal. */
   private helpers: Solver[] = [];
-  /**
-   * Called with the figures so far (all stages together) after each slice of a preset's
-   * searches, when set (`limited solve` draws its progress line with it; for a single search the
-   * command line's `solveWith` runs it in steps and calls it after each). Null: not called.
-   */
-  onProgress: ((p: Progress) => void) | null = null;
 
   /**
    * Solves with one search: `opts` over DEFAULT_OPTIONS. See `solvePreset` for named presets.
@@ -611,6 +608,17 @@ export class Solver {
    * wall-clock time.
    */
   solvePreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SolveResult {
+    return this.startPreset(deal, rules, preset, opts).step(Infinity)!;
+  }
+
+  /**
+   * Starts a preset without running it, as `start` does a single search: `step(untilNodes)` runs
+   * its turns until its searches have expanded `untilNodes` nodes in all (it pauses between two
+   * turns, so a turn may run past it) or it has ended. Pausing changes nothing: run to the end in
+   * one step it is exactly `solvePreset` (`limited solve` steps it to draw its progress line and
+   * to stop on Ctrl-C). Throws at once for an unknown preset or one with no stage to run.
+   */
+  startPreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}): SearchRun {
     const p = typeof preset === 'string' ? PRESETS[preset] : preset;
     if (!p) throw new Error(`unknown preset '${preset as string}'`);
     const base: SolveOptions = { ...DEFAULT_OPTIONS, ...p.options, ...opts };
@@ -653,34 +661,60 @@ export class Solver {
     const spent = new Float64Array(runs.length);
     const slices = new Float64Array(runs.length);
     const lost = p.looksLost && solvers[0]!.lockBound.enabled ? p.looksLost : null;
-    for (let turn = 0; alive > 0; turn++) {
-      let i = turn % runs.length;
-      if (byTime) {
-        for (let j = 0; j < runs.length; j++) {
-          if (!results[j] && (results[i] || spent[j]! * shares[i]! < spent[i]! * shares[j]!)) i = j;
-        }
-      } else if (results[i]) continue;
-      const k = ++slices[i]!;
-      const slice = SLICE * shares[i]! * stages.length;
-      // By time, a search that ran past its last slice (a long look-ahead) gets a whole slice more.
-      const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * slice;
-      const t = performance.now();
-      const r = runs[i]!.step(until);
-      spent[i] = spent[i]! + performance.now() - t;
-      if (this.onProgress) this.onProgress(sumOf(this.parts(runs, results)));
-      if (!r) {
-        if (lost && this.looksLost(runs, lost)) {
-          // The last stage's Solver runs the search of `lost`, with that stage's memory share.
-          const at = stages.length - 1;
-          return this.takeOver(deal, rules, base, lost, this.parts(runs, results), solvers[at]!, shares[at]!, t0);
-        }
-        continue;
+    let turn = 0;
+    let result: SolveResult | null = null;
+    // Once the deal looks lost: the search of `lost`, and the stages' figures when it took over.
+    let prover: SearchRun | null = null;
+    let before: Progress[] = [];
+    let used = 0;
+    const figures = (): Progress => (prover ? sumOf([...before, prover.progress()]) : sumOf(this.parts(runs, results)));
+    const step = (untilNodes: number): SolveResult | null => {
+      if (result) return result;
+      if (prover) {
+        const r = prover.step(untilNodes - used);
+        return r ? (result = this.presetResult([...before, r], r, t0)) : null;
       }
-      results[i] = last = r;
-      alive--;
-      if (r.verdict !== 'unknown') return this.presetResult(this.parts(runs, results), r, t0);
-    }
-    return this.presetResult(this.parts(runs, results), last!, t0);
+      for (; alive > 0; turn++) {
+        if (untilNodes !== Infinity && figures().nodes >= untilNodes) return null;
+        let i = turn % runs.length;
+        if (byTime) {
+          for (let j = 0; j < runs.length; j++) {
+            if (!results[j] && (results[i] || spent[j]! * shares[i]! < spent[i]! * shares[j]!)) i = j;
+          }
+        } else if (results[i]) continue;
+        const k = ++slices[i]!;
+        const slice = SLICE * shares[i]! * stages.length;
+        // By time, a search that ran past its last slice (a long look-ahead) gets a whole slice more.
+        const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * slice;
+        const t = performance.now();
+        const r = runs[i]!.step(until);
+        spent[i] = spent[i]! + performance.now() - t;
+        if (!r) {
+          if (lost && this.looksLost(runs, lost)) {
+            // The stages stop; the last stage's Solver runs the search of `lost`, with that
+            // stage's memory share, on what is left of the node and time budgets.
+            before = this.parts(runs, results);
+            for (const part of before) used += part.nodes;
+            this.takeovers++;
+            const at = stages.length - 1;
+            prover = solvers[at]!.start(deal, rules, {
+              ...base,
+              ...lost.options,
+              maxNodes: Math.max(1, base.maxNodes - used),
+              maxMemoryMB: base.maxMemoryMB * shares[at]!,
+              maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
+            });
+            return step(untilNodes);
+          }
+          continue;
+        }
+        results[i] = last = r;
+        alive--;
+        if (r.verdict !== 'unknown') return (result = this.presetResult(this.parts(runs, results), r, t0));
+      }
+      return (result = this.presetResult(this.parts(runs, results), last!, t0));
+    };
+    return { step, progress: () => result ?? figures() };
   }
 
   /** Each stage's figures: its result, or where it stands. */
@@ -693,26 +727,6 @@ export class Solver {
     if (runs[0]!.progress().nodes < lost.afterNodes) return false;
     for (const run of runs) if (run.progress().bestHome > lost.bestHomeAtMost) return false;
     return true;
-  }
-
-  /**
-   * The stages of a preset stop and the search of `lost` runs alone, on `solver` (a stage's,
-   * reused) with `share` of the memory cap, on what is left of the node and time budgets
-   * (`LooksLost`). `parts`: the stages' figures, taken before `solver` is reused.
-   */
-  private takeOver(deal: Deal, rules: Rules, base: SolveOptions, lost: LooksLost, parts: Progress[], solver: Solver, share: number, t0: number): SolveResult {
-    let used = 0;
-    for (const part of parts) used += part.nodes;
-    this.takeovers++;
-    const r = solver.solve(deal, rules, {
-      ...base,
-      ...lost.options,
-      maxNodes: Math.max(1, base.maxNodes - used),
-      maxMemoryMB: base.maxMemoryMB * share,
-      maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
-    });
-    parts.push(r);
-    return this.presetResult(parts, r, t0);
   }
 
   /** The preset's result: `r`'s verdict and moves, with nodes, states and best home over all its searches' `parts`. */

@@ -7,13 +7,13 @@ import {
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
+import { type Progress, type SearchKind, type SearchRun, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
 import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
 import {
-  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, presetsWithBestFirst, solveWith,
-  solverPresets,
+  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, presetsWithBestFirst, solverPresets,
+  startWith,
 } from '../solver-api.js';
 
 /** Exit status when the solver returns a solution that fails to verify: a solver bug. */
@@ -112,8 +112,7 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
 /**
  * On a terminal, the search's progress on stderr: one line redrawn in place, at most five times
  * a second, and wiped when the search ends (so that stdout's report stands alone); null when
- * stderr is not a terminal. Ctrl-C stops the search at once (the search runs on this thread, so
- * no report follows): the last line drawn says how far it got.
+ * stderr is not a terminal. `solveInSteps` draws it between two steps of the search.
  */
 function progressLine(deal: Deal): { show: (p: Progress) => void; end: () => void } | null {
   const err = process.stderr;
@@ -138,6 +137,40 @@ function progressLine(deal: Deal): { show: (p: Progress) => void; end: () => voi
       if (drawn) err.write('\r\x1b[K');
     },
   };
+}
+
+/** Nodes between two steps of `solveInSteps`: about 30 ms of search. */
+const STEP_NODES = 1 << 16;
+
+/**
+ * Runs a solve a step at a time, and lets the event loop run between two steps: the progress
+ * line is redrawn there, and SIGINT or SIGTERM stops the solve with the figures so far (verdict
+ * unknown, limit 'interrupted'; the signal is returned). A second signal before that ends the
+ * process at once, as the handlers are removed by the first.
+ */
+async function solveInSteps(run: SearchRun, line: { show: (p: Progress) => void } | null): Promise<{ res: SolveResult; signal: NodeJS.Signals | null }> {
+  const t0 = performance.now();
+  let signal: NodeJS.Signals | null = null;
+  const stop = (s: NodeJS.Signals): void => {
+    signal = s;
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    for (let n = STEP_NODES; ; n += STEP_NODES) {
+      const res = run.step(n);
+      if (res) return { res, signal: null };
+      line?.show(run.progress());
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal) {
+        const seconds = (performance.now() - t0) / 1000;
+        return { res: { ...run.progress(), verdict: 'unknown', limit: 'interrupted', seconds, moves: null }, signal };
+      }
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }
 
 /** Fails early (before a long search) when --solution-out cannot be written. */
@@ -187,6 +220,8 @@ function limitText(limit: SolveResult['limit'], opts: CliSolveOptions): string {
       return `limit: time, ${flag('--max-seconds', opts.maxSeconds, ' s')}`;
     case 'memory':
       return `limit: memory, ${flag('--max-memory', opts.maxMemoryMB, ' MB')}`;
+    case 'interrupted':
+      return 'limit: interrupted, stopped by a signal';
     default:
       return 'a limit ran out';
   }
@@ -342,29 +377,32 @@ export function registerSolve(program: Command): void {
         'memory).\n' +
         'With --pairing or --spaces the solver plays a smaller game, keeping to the tactic: won\n' +
         "then means a player keeping to it can win, unsolvable that no such player can.\n" +
-        "--json fields: deal, rules, size, options, verdict, limit, proof ('search' or 'locks' for\n" +
-        'unsolvable, else null), nodes, states, seconds,\n' +
-        'nodesPerSecond, bytesPerState, bestHome, cards, solution (array of moves, or null).\n' +
+        "--json fields: deal, rules, size, options, verdict, limit ('nodes', 'time', 'memory' or\n" +
+        "'interrupted' for unknown, else null), proof ('search' or 'locks' for unsolvable, else\n" +
+        'null), nodes, states, seconds, nodesPerSecond, bytesPerState, bestHome, cards, solution\n' +
+        '(array of moves, or null).\n' +
         'On a terminal, a progress line on stderr (time, nodes, nodes a second, states, cards home\n' +
-        'at best), wiped when the search ends; Ctrl-C stops at once, leaving that line.\n' +
+        'at best), wiped when the search ends.\n' +
+        "Ctrl-C (SIGINT) or SIGTERM stops the search within a moment and prints the report so far:\n" +
+        "verdict unknown, limit interrupted (a second Ctrl-C stops at once, with no report).\n" +
         'Exit status: 0 for any verdict (won, unsolvable, unknown), 2 bad input, 3 if a solution\n' +
-        'fails to verify (a solver bug: one line "limited: internal error: ...").\n' +
+        'fails to verify (a solver bug: one line "limited: internal error: ..."), 130 or 143 when\n' +
+        'stopped by SIGINT or SIGTERM (after the report).\n' +
         `\nPresets (--preset):\n${presetList}\n`,
     )
     .action(
-      run((n: string | undefined, o: SolveCliOptions) => {
+      run(async (n: string | undefined, o: SolveCliOptions) => {
         const r = resolveDeal(n, o);
         const opts = solveOptionsFromFlags(o);
         if (o.solutionOut !== undefined) checkWritable(o.solutionOut);
         let res: SolveResult;
+        let signal: NodeJS.Signals | null;
         try {
           // A time budget given alone is the budget: the preset's node cap does not cut it short.
           const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
-          const solver = new Solver();
           const line = progressLine(r.deal);
-          if (line) solver.onProgress = line.show;
           try {
-            res = solveWith(solver, r.deal, r.rules, budget);
+            ({ res, signal } = await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget), line));
           } finally {
             line?.end();
           }
@@ -374,6 +412,7 @@ export function registerSolve(program: Command): void {
         }
         const rep = solveReport(r, opts, res);
         out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts));
+        if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
             const verify = verifyCommand(n, o, r, o.solutionOut);
