@@ -75,6 +75,29 @@ describe('solve', () => {
     expect([same.status, same.stderr]).toEqual([0, '']);
   });
 
+  it('show --after and moves --after warn as verify does, before the replay says what it says', () => {
+    const f = join(dir, 'win-after.txt');
+    expect(cli(['solve', WON, ...SMALL, '--solution-out', f]).status).toBe(0);
+    const sizeWarning = `limited: warning: the solution file '${f}' was written for size 1x5 4x3, checking against size 2x13 12x3\n`;
+    for (const c of ['show', 'moves']) {
+      // --size forgotten: the warning, then verify's line for the refused first move (exit 1).
+      const full = cli([c, WON, '--after', f]);
+      expect(full.status, c).toBe(1);
+      const verdict = cli(['verify', WON, '--solution', f]).stdout;
+      expect(full.stderr, c).toBe(sizeWarning + verdict);
+      // Another deal and rules: warned of both, whatever the replay makes of it.
+      const other = cli([c, '5', ...SMALL, '--rules', 'pysol', '--after', f]);
+      expect(other.stderr, c).toMatch(
+        new RegExp(`^limited: warning: the solution file '${f}' was written for deal 4, rules book, checking against deal 5, rules pysol\n`),
+      );
+      // The deal it was written for: no warning; on stdin, the file is named <stdin>.
+      const same = cli([c, WON, ...SMALL, '--after', f]);
+      expect([same.status, same.stderr], c).toEqual([0, '']);
+      const piped = runCli([c, WON, '--after', '-'], { input: readFileSync(f, 'utf8') });
+      expect(piped.stderr, c).toMatch(/^limited: warning: the solution file <stdin> was written for size 1x5 4x3, checking against size 2x13 12x3\n/);
+    }
+  });
+
   it('an unsolvable deal: proved by the search, or before it by LockBound (0 nodes)', () => {
     const r = cli(['solve', UNSOLVABLE, ...SMALL]);
     expect(r.status, r.stderr).toBe(0);

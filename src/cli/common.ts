@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { type Command, CommanderError } from 'commander';
 import {
-  type Deal, type Rules, type Size, BOOK, FULL_SIZE, PYSOL, UserError, dealFromNumber, formatSize, parseDealFile, parseDealNumber,
-  PYSOL_MS_MAX, parseRules, parseSize, plural, pysolDeal, sizeEqual, sourceLabel,
+  type Deal, type Rules, type Size, BOOK, FULL_SIZE, PYSOL, UserError, dealFromNumber, formatSize, headerMismatch, parseDealFile,
+  parseDealNumber, PYSOL_MS_MAX, parseRules, parseSize, plural, pysolDeal, sizeEqual, sourceLabel,
 } from '../game/index.js';
 
 export const EXIT_INVALID = 1;
@@ -157,6 +157,20 @@ export function readTextFile(path: string, what: string): string {
     if (why) throw new UserError(`cannot read ${what} '${path}': ${why}`);
     throw e;
   }
+}
+
+/**
+ * Reads a solution file to replay on a deal (verify, show --after, moves --after). A file from
+ * `solve --solution-out` names its deal, rules and size: replayed on others (a forgotten
+ * --size, say) its first move may be refused, which looks like a bad solution; a warning on
+ * stderr says so. The replay's verdict and exit status are left as they are.
+ */
+export function readSolution(path: string, r: ResolvedDeal): string {
+  const text = readTextFile(path, 'solution file');
+  const mismatch = headerMismatch(text, r.deal, r.rules);
+  if (mismatch !== null)
+    process.stderr.write(`limited: warning: the solution file ${path === '-' ? '<stdin>' : `'${path}'`} was ${mismatch}\n`);
+  return text;
 }
 
 /** At most one file option may be '-' (stdin can be read once): throws UserError otherwise. */

@@ -38,7 +38,8 @@ export function registerMoves(program: Command): void {
         "'draw 7H', 'redeal'), ready to append to a solution file. While an ace is free only\n" +
         'aces may move (compulsory aces). If --after holds a move that cannot be read or is\n' +
         "illegal, prints the same 'invalid: move K (line L) ...' line as verify (on stderr) and\n" +
-        'exits 1.\n',
+        "exits 1. As verify, warns on stderr when a file from 'limited solve --solution-out' names\n" +
+        "in its '#' lines a deal, rules or size other than those listed.\n",
     )
     .action(
       run((n: string | undefined, o: MovesOptions) => {

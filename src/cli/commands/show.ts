@@ -1,7 +1,7 @@
 import { type Command } from 'commander';
 import { type Card, Game, SUIT_SYMBOLS, formatCardSymbol, formatRules, formatSize, plural, replay, verifyText } from '../../game/index.js';
 import {
-  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, examples, out, readTextFile, resolveDeal, run,
+  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, examples, out, readSolution, resolveDeal, run,
   stdinOnce, stdoutColor,
 } from '../common.js';
 
@@ -88,11 +88,11 @@ export function positionTitle(r: ResolvedDeal, after?: { file: string; played: n
 /**
  * The game at the start, or after replaying a solution file (`--after`). On a move that cannot
  * be read or is illegal prints verify's `invalid: ...` line on stderr, sets exit status 1 and
- * returns null.
+ * returns null. A file whose header names another deal, rules or size gets verify's warning.
  */
 export function gameAfter(r: ResolvedDeal, after: string | undefined): { game: Game; title: string } | null {
   if (after === undefined) return { game: new Game(r.deal, r.rules), title: positionTitle(r) };
-  const result = replay(r.deal, r.rules, readTextFile(after, 'solution file'));
+  const result = replay(r.deal, r.rules, readSolution(after, r));
   if (result.error) {
     process.stderr.write(verifyText(result) + '\n');
     process.exitCode = EXIT_INVALID;
@@ -116,7 +116,8 @@ export function registerShow(program: Command): void {
         '\nColumns read top to bottom: the last card of a column is its exposed card. Red suits are\n' +
         'coloured only when stdout is a terminal and NO_COLOR is not set. If --after holds a move\n' +
         "that cannot be read or is illegal, prints the same 'invalid: move K (line L) ...' line as\n" +
-        'verify (on stderr) and exits 1.\n',
+        "verify (on stderr) and exits 1. As verify, warns on stderr when a file from 'limited solve\n" +
+        "--solution-out' names in its '#' lines a deal, rules or size other than those shown.\n",
     )
     .action(
       run((n: string | undefined, o: ShowOptions) => {

@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
-import { headerMismatch, replay, verifyText } from '../../game/index.js';
-import { type DealSourceOptions, EXIT_INVALID, addDealOptions, examples, out, readTextFile, resolveDeal, run, stdinOnce } from '../common.js';
+import { replay, verifyText } from '../../game/index.js';
+import { type DealSourceOptions, EXIT_INVALID, addDealOptions, examples, out, readSolution, resolveDeal, run, stdinOnce } from '../common.js';
 
 export interface VerifyOptions extends DealSourceOptions {
   solution: string;
@@ -34,14 +34,7 @@ export function registerVerify(program: Command): void {
       run((n: string | undefined, o: VerifyOptions) => {
         stdinOnce({ '--deal': o.deal, '--solution': o.solution });
         const r = resolveDeal(n, o);
-        const text = readTextFile(o.solution, 'solution file');
-        // A solution file from `solve --solution-out` names its deal, rules and size: checked
-        // against others (a forgotten --size, say) its first move may be refused, which looks
-        // like a bad solution; say so. The verdict and the exit status stay the replay's.
-        const mismatch = headerMismatch(text, r.deal, r.rules);
-        if (mismatch !== null)
-          process.stderr.write(`limited: warning: the solution file ${o.solution === '-' ? '<stdin>' : `'${o.solution}'`} was ${mismatch}\n`);
-        const result = replay(r.deal, r.rules, text);
+        const result = replay(r.deal, r.rules, readSolution(o.solution, r));
         out(verifyText(result));
         if (!result.won || result.error) process.exitCode = EXIT_INVALID;
       }),
