@@ -6,7 +6,7 @@
  * Runs the built CLI (dist/src/cli/main.js, which `npm test` builds first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,6 +212,41 @@ describe('heuristic modules in the workers', () => {
   it('names one deal and one heuristic in the singular in its signature line', () => {
     const r = ok(['bench', '--deals', '4-4', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste', '--out', path('one')]);
     expect(r.stdout).toMatch(/bench signature: \d+ nodes \(total over 1 deal x 1 heuristic; deterministic/);
+  });
+});
+
+describe('the output directory', () => {
+  const run = (out: string, heuristics = 'waste'): Result =>
+    cli(['bench', '--deals', '4-5', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', heuristics, '--out', out]);
+
+  it("replaces an earlier benchmark's files (a benchmark does not resume)", () => {
+    const out = path('again');
+    for (const h of ['waste', 'home,waste']) {
+      const r = run(out, h);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(csvRows(out).map((r) => r.heuristic)).toEqual(['home', 'waste', 'home', 'waste']);
+    expect((JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as { heuristics: string[] }).heuristics).toEqual(['home', 'waste']);
+  });
+
+  it("refuses, before any work, a file in the way that is not a benchmark's, and leaves it as it was", () => {
+    // bench.csv, bench.svg or bench.txt without a bench.json beside it.
+    for (const name of ['bench.csv', 'bench.svg', 'bench.txt']) {
+      const out = path(`foreign-${name}`);
+      mkdirSync(out);
+      writeFileSync(join(out, name), 'my notes\n');
+      expectUsageError(run(out), new RegExp(`'${join(out, name)}' exists but has no '${join(out, 'bench.json')}' beside it, so it is not a file of limited bench: remove it or choose another --out$`));
+      expect(readdirSync(out)).toEqual([name]);
+      expect(readFileSync(join(out, name), 'utf8')).toBe('my notes\n');
+    }
+    // A bench.json that is not a benchmark's: another JSON, or not JSON at all.
+    for (const text of ['{"format": "limited-batch/1"}\n', 'not json\n']) {
+      const out = path(`foreign-json-${text.length}`);
+      mkdirSync(out);
+      writeFileSync(join(out, 'bench.json'), text);
+      expectUsageError(run(out), /'.*bench\.json' exists but is not the report of limited bench \(no "format": "limited-bench\/1"\): remove it or choose another --out$/);
+      expect(readFileSync(join(out, 'bench.json'), 'utf8')).toBe(text);
+    }
   });
 });
 

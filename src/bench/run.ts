@@ -13,7 +13,7 @@
  * same on any machine and with any worker count, and so is the signature: the total of the
  * nodes over all deals and heuristics. A change in it means the search changed.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
@@ -81,7 +81,40 @@ export const CSV_COLUMNS = [
   'solution_length', 'best_home', 'ms',
 ] as const;
 
-/** Makes the output directory and checks that its files can be written. Throws UserError. */
+/** bench.json's `format`: it marks the files beside it as a benchmark's. */
+export const BENCH_FORMAT = 'limited-bench/1';
+
+/** Is `file` a bench.json that limited bench wrote (any version of its format)? */
+function isBenchJson(file: string): boolean {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown } | null;
+    return typeof j?.format === 'string' && j.format.startsWith('limited-bench/');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An earlier benchmark's files in the directory are replaced (a benchmark does not resume: a
+ * run is a new measurement, and `npm run bench` rewrites results/bench), but a file in the way
+ * that is not a benchmark's is refused, as batch and merge refuse theirs: a bench.json without
+ * "format": "limited-bench/...", or any of the four without a bench.json beside it.
+ */
+function refuseForeign(files: BenchResult['files']): void {
+  if (existsSync(files.json)) {
+    if (!isBenchJson(files.json))
+      throw new UserError(`'${files.json}' exists but is not the report of limited bench (no "format": "${BENCH_FORMAT}"): remove it or choose another --out`);
+    return;
+  }
+  for (const f of [files.csv, files.svg, files.txt])
+    if (existsSync(f))
+      throw new UserError(`'${f}' exists but has no '${files.json}' beside it, so it is not a file of limited bench: remove it or choose another --out`);
+}
+
+/**
+ * Makes the output directory and checks that its files can be written and are not another's.
+ * Throws UserError.
+ */
 export function prepareOutDir(dir: string): BenchResult['files'] {
   try {
     mkdirSync(dir, { recursive: true });
@@ -94,6 +127,7 @@ export function prepareOutDir(dir: string): BenchResult['files'] {
   if (!statSync(dir).isDirectory()) throw new UserError(`--out '${dir}' is a file, not a directory`);
   const files = { csv: join(dir, 'bench.csv'), svg: join(dir, 'bench.svg'), txt: join(dir, 'bench.txt'), json: join(dir, 'bench.json') };
   for (const f of Object.values(files)) checkWritable(f, 'benchmark file');
+  refuseForeign(files);
   return files;
 }
 
@@ -219,30 +253,11 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
 function writeOutputs(r: BenchResult): void {
   const { list } = r.config;
   const b = r.spec.budgets;
-  const records: (string | number)[][] = [[...CSV_COLUMNS]];
-  for (let i = 0; i < list.deals.length; i++) {
-    for (let h = 0; h < r.labels.length; h++) {
-      const c = r.cells[h]![i]!;
-      records.push([
-        c.deal, r.spec.source, r.spec.rules, r.spec.size, r.config.solver.search, c.heuristic, b.maxNodes, b.maxSeconds ?? '', c.verdict, c.limit,
-        c.nodes, c.states, c.solutionLength, c.bestHome, c.ms,
-      ]);
-    }
-  }
-  writeAtomic(r.files.csv, csvText(records));
-  writeAtomic(r.files.svg, chartSvg({
-    title: `Deals decided against node budget: ${list.name}`,
-    subtitle: `${list.deals.length} deals (${list.description}), rules ${formatRules(r.config.rules)}, search=${r.config.solver.search}` +
-      (b.maxSeconds !== null ? `, max ${b.maxSeconds} s a search` : ''),
-    deals: list.deals.length,
-    maxNodes: b.maxNodes,
-    series: r.labels.map((label, h) => ({ label, cells: r.cells[h]! })),
-  }));
-  const report = formatReport(r);
-  writeAtomic(r.files.txt, report);
+  // bench.json first: it marks the others as a benchmark's (refuseForeign), so a run that
+  // fails half-way through writing leaves nothing that the next run refuses.
   const m = machine();
   const json = {
-    format: 'limited-bench/1',
+    format: BENCH_FORMAT,
     tool: 'limited',
     version: toolVersion(),
     commit: gitCommit(),
@@ -268,4 +283,25 @@ function writeOutputs(r: BenchResult): void {
     figures: r.labels.map((label, h) => ({ heuristic: label, ...r.summaries[h]!, pairedWithFirst: r.paired[h] ?? null })),
   };
   writeAtomic(r.files.json, JSON.stringify(json, null, 2) + '\n');
+  const records: (string | number)[][] = [[...CSV_COLUMNS]];
+  for (let i = 0; i < list.deals.length; i++) {
+    for (let h = 0; h < r.labels.length; h++) {
+      const c = r.cells[h]![i]!;
+      records.push([
+        c.deal, r.spec.source, r.spec.rules, r.spec.size, r.config.solver.search, c.heuristic, b.maxNodes, b.maxSeconds ?? '', c.verdict, c.limit,
+        c.nodes, c.states, c.solutionLength, c.bestHome, c.ms,
+      ]);
+    }
+  }
+  writeAtomic(r.files.csv, csvText(records));
+  writeAtomic(r.files.svg, chartSvg({
+    title: `Deals decided against node budget: ${list.name}`,
+    subtitle: `${list.deals.length} deals (${list.description}), rules ${formatRules(r.config.rules)}, search=${r.config.solver.search}` +
+      (b.maxSeconds !== null ? `, max ${b.maxSeconds} s a search` : ''),
+    deals: list.deals.length,
+    maxNodes: b.maxNodes,
+    series: r.labels.map((label, h) => ({ label, cells: r.cells[h]! })),
+  }));
+  const report = formatReport(r);
+  writeAtomic(r.files.txt, report);
 }

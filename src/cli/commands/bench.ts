@@ -131,6 +131,8 @@ ms per deal, nodes per second), a paired comparison with the first heuristic (de
 decided, median node ratio on deals both decided, sign test), the bench signature (total
 nodes: with a node budget the same on every machine), and in --out: bench.csv (one row per
 deal and heuristic), bench.svg (deals decided against node budget), bench.txt, bench.json.
+An earlier benchmark's files there are replaced; a file of those names that is not a
+benchmark's (no bench.json of limited bench beside it) is refused (exit 2).
 Exit status: 0 done, 2 bad input (a bad heuristic module: one line naming it), 3 a solution
 that fails to verify (a solver bug).
 `,
