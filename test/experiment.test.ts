@@ -4,7 +4,7 @@
  * per-deal CSVs, a well-formed SVG, resume (finished rows skipped, a half-done one finished),
  * --only, options that differ from the directory's refused, and one-line errors.
  */
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/files.js';
@@ -254,6 +254,34 @@ describe('limited experiment tactics', () => {
     expectUsageError(r, /greedy-always-eager\.csv was made with --from\/--count 11-410, not 11-510: give the options of the run that made/);
     const s = runCli([...TINY.map((a) => (a === '2000' ? '3000' : a)), '--only', 'solver', '--out', out()]);
     expectUsageError(s, /solver-free\.csv was made with --max-nodes 2000, not 3000/);
+  });
+
+  it("refuses files in --out that are not the experiment's before any work, and leaves them as they were", () => {
+    // Summary files where no row has a sidecar: not the experiment's.
+    for (const name of ['tactics.csv', 'tactics.md', 'tactics.svg']) {
+      const d = join(dir, `foreign-${name}`);
+      mkdirSync(d);
+      writeFileSync(join(d, name), 'my notes\n');
+      const r = runCli([...TINY, '--only', 'greedy-always-eager', '--out', d]);
+      expectUsageError(r, new RegExp(`'${join(d, name)}' exists but has no row's sidecar \\(ROW\\.meta\\.json\\) beside it, so it is not a file of limited experiment tactics: remove it or choose another --out$`));
+      expect(readdirSync(d)).toEqual([name]);
+      expect(readFileSync(join(d, name), 'utf8')).toBe('my notes\n');
+    }
+    // A chosen row's CSV without its sidecar: refused before the first row runs, not at its turn.
+    const d = join(dir, 'foreign-row');
+    mkdirSync(d);
+    writeFileSync(join(d, 'greedy-never-hold.csv'), 'my notes\n');
+    expectUsageError(
+      runCli([...TINY, '--only', 'greedy', '--out', d]),
+      /'.*greedy-never-hold\.csv' exists but has no sidecar '.*greedy-never-hold\.meta\.json', so it is not a results file of limited batch: remove it or choose another --out$/,
+    );
+    expect(readdirSync(d)).toEqual(['greedy-never-hold.csv']);
+    // A sidecar that is not a batch's, of a row not chosen: refused before the chosen row runs.
+    const m = join(dir, 'foreign-meta');
+    mkdirSync(m);
+    writeFileSync(join(m, 'solver-free.meta.json'), 'my notes\n');
+    expectUsageError(runCli([...TINY, '--only', 'greedy-always-eager', '--out', m]), /solver-free\.meta\.json: not valid JSON/);
+    expect(readdirSync(m)).toEqual(['solver-free.meta.json']);
   });
 
   it.each([

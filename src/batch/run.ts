@@ -184,7 +184,7 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
  * header and the sidecar). Checked before loadResults, which would cut a last line without a
  * newline ('my notes') as a torn row.
  */
-function refuseForeign(out: string, header: string): void {
+export function refuseForeign(out: string, header: string): void {
   let text: string;
   try {
     text = readFileSync(out, 'utf8');

@@ -9,13 +9,14 @@
  * options given now, not only the rows run (`--only` runs a subset; the others keep what an
  * earlier run left): a row made with other options is left out with a note saying why.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../game/index.js';
 import { checkWritable, writeAtomic } from '../batch/files.js';
+import { headerOf } from '../batch/job.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';
-import { runBatch } from '../batch/run.js';
+import { refuseForeign, runBatch } from '../batch/run.js';
 import { tacticsSvg } from './chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
@@ -51,6 +52,29 @@ function describe(row: ExperimentRow): string {
   return `${row.who} ${row.tactics}${rules}, deals ${formatRange(row.range)}`;
 }
 
+/**
+ * Files in the directory that are not the experiment's are refused before any work rather than
+ * written over (its own are rewritten or resumed): a chosen row's CSV without a sidecar (the
+ * batch runner refuses it too, but only when the row's turn comes, maybe hours in), any row's
+ * sidecar that is not a batch's (rowState throws), and tactics.csv, .md or .svg in a directory
+ * that holds no row's sidecar.
+ */
+function refuseForeignFiles(
+  dir: string,
+  matrix: readonly ExperimentRow[],
+  chosen: readonly ExperimentRow[],
+  states: ReadonlyMap<string, RowState>,
+  summaryFiles: readonly string[],
+): void {
+  for (const row of chosen) if (states.get(row.name)!.state === 'absent') refuseForeign(rowFile(dir, row), headerOf(row.spec));
+  // Every row's sidecar is read (not only up to the first found): a foreign one is refused now.
+  const sidecars = matrix.filter((row) => rowState(row, rowFile(dir, row)).state !== 'absent');
+  if (sidecars.length > 0) return;
+  const f = summaryFiles.find((file) => existsSync(file));
+  if (f !== undefined)
+    throw new UserError(`'${f}' exists but has no row's sidecar (ROW.meta.json) beside it, so it is not a file of limited experiment tactics: remove it or choose another --out`);
+}
+
 export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const matrix = tacticsMatrix(cfg);
@@ -72,6 +96,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
       );
     states.set(row.name, st);
   }
+  refuseForeignFiles(cfg.dir, matrix, chosen, states, summaryFiles);
 
   const n = chosen.length;
   for (let i = 0; i < n; i++) {

@@ -78,6 +78,8 @@ row's difference from its group's baseline is paired deal by deal):
             the sampling player on --sampling-deals deals (default ${TACTICS_DEFAULTS.samplingDeals})
 Resume: run the same command again: finished rows are skipped, a half-done one is resumed.
 The summary covers every finished row in --out made with these options (--only runs a subset).
+A file in --out that is not the experiment's is refused before any work: a ROW.csv without
+its ROW.meta.json, or tactics.csv/md/svg where no row has a sidecar.
 Files: tactics.csv (a line a row: counts, win rate, 95 % interval, difference from the
 baseline with its 95 % paired interval), tactics.md (the same as one table, with the
 command, machine, date, commit and wall time per row), tactics.svg (a bar chart).
