@@ -183,11 +183,23 @@ describe('solve', () => {
     expect(r.stdout).toMatch(/verdict: +won/);
   });
 
+  it('--search beam, with a heuristic: a verified win, a proof on a small deal', () => {
+    const won = cli(['solve', WON, ...SMALL, '--search', 'beam', '--heuristic', 'home']);
+    expect(won.status, won.stderr).toBe(0);
+    expect(won.stdout).toMatch(/^solver: +beam, heuristic home$/m);
+    expect(won.stdout).toMatch(/^verdict: +won$/m);
+    // Deal 15 is proved lost by exhausting the search: the beam's widest attempt keeps every child.
+    const lost = cli(['solve', UNSOLVABLE_BY_SEARCH, ...SMALL, '--search', 'beam', '--max-nodes', '100000']);
+    expect(lost.status, lost.stderr).toBe(0);
+    expect(lost.stdout).toMatch(/^verdict: +unsolvable \(the search was exhausted/m);
+  });
+
   it('bad values: exit 2, one line', () => {
     expectUsageError(cli(['solve', '1', '--search', 'bfs']), /--search.*dfs, best/);
     expectUsageError(cli(['solve', '1', '--search', 'best', '--heuristic', 'nope']), /unknown heuristic 'nope' \(heuristics: blend, /);
     // A heuristic where no best-first search runs is refused, whatever chose the searches.
-    expectUsageError(cli(['solve', '1', '--search', 'dfs', '--heuristic', 'home']), /which --search dfs does not run: add --search best or use a --preset with a best-first stage \(portfolio, best\)/);
+    expectUsageError(cli(['solve', '1', '--search', 'dfs', '--heuristic', 'home']), /used only by best-first and beam search, which --search dfs does not run: add --search best or beam, or use a --preset with such a stage \(portfolio, best\)/);
+    expectUsageError(cli(['solve', '1', '--search', 'rollout', '--heuristic', 'home']), /which --search rollout does not run/);
     expectUsageError(cli(['solve', '1', '--preset', 'fast', '--heuristic', 'home']), /which --preset fast does not run/);
     expectUsageError(cli(['solve', '1', '--preset', 'prove', '--heuristic', 'home']), /which --preset prove does not run/);
     for (const v of ['0', '-3', '1.5', 'lots']) expectUsageError(cli(['solve', '1', '--max-nodes', v]), /--max-nodes must be a whole number >= 1/);

@@ -11,6 +11,8 @@ describe('a solve run in steps', () => {
     { what: 'book deal 1, dfs (won)', deal: dealFromNumber(1), rules: BOOK, opts: { search: 'dfs', maxNodes: 300_000 } },
     { what: 'book deal 9, best', deal: dealFromNumber(9), rules: BOOK, opts: { search: 'best', maxNodes: 200_000 } },
     { what: 'book deal 9, rollout', deal: dealFromNumber(9), rules: BOOK, opts: { search: 'rollout', maxNodes: 200_000 } },
+    { what: 'PySolFC game 5, beam (won)', deal: pysolDeal(5), rules: PYSOL, opts: { search: 'beam', heuristic: 'wasteStack', maxNodes: 300_000 } },
+    { what: 'book deal 9, beam (widens)', deal: dealFromNumber(9), rules: BOOK, opts: { search: 'beam', heuristic: 'wasteDealt', beamWidth: 4, maxNodes: 200_000 } },
     { what: 'PySolFC game 5, portfolio', deal: pysolDeal(5), rules: PYSOL, opts: { preset: 'portfolio', maxNodes: 300_000 } },
     { what: 'book deal 9, prove', deal: dealFromNumber(9), rules: BOOK, opts: { preset: 'prove', maxNodes: 200_000 } },
     // The stages run 722,550 nodes, then the prover takes over and proves the deal lost in

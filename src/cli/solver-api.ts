@@ -52,13 +52,13 @@ export function checkPreset(name: string): string | undefined {
 }
 
 /**
- * The presets with a best-first stage (under some rules), the ones a heuristic orders; all of
- * them for a solver without presets' stages to read.
+ * The presets with a best-first or beam stage (under some rules), the ones a heuristic orders;
+ * all of them for a solver without presets' stages to read.
  */
-export function presetsWithBestFirst(): string[] {
+export function presetsWithHeuristic(): string[] {
   if (!hasPresets()) return solverPresets().map((p) => p.name);
   return Object.entries(api['PRESETS'] as Record<string, { stages?: readonly { options?: { search?: unknown } }[] }>)
-    .filter(([, p]) => !Array.isArray(p.stages) || p.stages.some((s) => s.options?.search === 'best'))
+    .filter(([, p]) => !Array.isArray(p.stages) || p.stages.some((s) => s.options?.search === 'best' || s.options?.search === 'beam'))
     .map(([name]) => name);
 }
 

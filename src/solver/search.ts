@@ -11,6 +11,7 @@ import { WasteBound } from './wastebound.js';
 import { LockBound } from './lockbound.js';
 import { KeyPacker } from './key.js';
 import { FULL, type TableStats, TranspositionTable } from './table.js';
+import { BeamLevels } from './beam.js';
 import { SignatureTable } from './sigtable.js';
 import { SearchTree, TREE_MAX_STATES } from './tree.js';
 import { LOOK_LOST, LOOK_WON, Lookahead } from './lookahead.js';
@@ -24,7 +25,7 @@ export type Verdict = 'won' | 'unsolvable' | 'unknown';
  * answers won or unknown only (see `Solver.rollout`). Any of them answers unsolvable, with no
  * node expanded, when LockBound proves the deal lost before it starts (`lockBound`).
  */
-export type SearchKind = 'dfs' | 'best' | 'rollout';
+export type SearchKind = 'dfs' | 'best' | 'rollout' | 'beam';
 
 export interface SolveOptions {
   readonly search: SearchKind;
@@ -160,6 +161,12 @@ export interface SolveOptions {
    */
   readonly rolloutSpaces: number;
   /**
+   * Beam search: the most states its first attempt keeps at each level (the number of moves
+   * from the deal); each attempt that runs out keeps twice as many as the one before. 64 by
+   * default. (Session 29: see the search's comment.)
+   */
+  readonly beamWidth: number;
+  /**
    * 0: moves of equal rank in `order` are tried in generation order. Otherwise a seed that
    * reorders them by a hash of the move (deterministic): the same search, another path first,
    * for restarts in a portfolio. Affects speed only, never the verdict.
@@ -216,6 +223,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   rolloutWaiting: 0,
   rolloutSpaces: 0,
   rolloutLockBound: true,
+  beamWidth: 64,
   order: 'layout',
   tactics: NO_RESTRICTION,
 };
@@ -290,12 +298,12 @@ export interface Stage {
  * PySolFC games 1-1000 at five seconds, this portfolio 87.2 %.)
  */
 const PORTFOLIO: readonly Stage[] = [
-  // The rollout has 45 %, and each kind of second deal's best-first stages give it their shares
-  // under the other kind: 70 % under `book`, 55 % under `pysol` (of the nodes or of the time).
+  // The rollout has 20 %, and each kind of second deal's own stages give it their shares under
+  // the other kind: 70 % under `book`, 30 % under `pysol` (of the nodes or of the time).
   // Under rules with no second deal, every other attempt's look-aheads weigh the waiting cards
   // (rolloutWaiting; session 20) and the spaces (rolloutSpaces; session 22).
   // Its look-aheads restart small on Luby's schedule, in blocks of 8 attempts (session 21).
-  { share: 0.45, options: { search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 }, under: { none: { rolloutWaiting: 1, rolloutSpaces: 1 } } },
+  { share: 0.2, options: { search: 'rollout', rolloutSchedule: 'luby', rolloutRestarts: 8 }, under: { none: { rolloutWaiting: 1, rolloutSpaces: 1 } } },
   // Best-first search with `wasteDealt` wins some deals quickly that the rollout and the
   // depth-first search do not win within the budget (book deals 360, 689, 908 and 977 at a
   // second). Session 18, book deals 1-1000 at a second, side
@@ -306,8 +314,8 @@ const PORTFOLIO: readonly Stage[] = [
   // It does not run under rules with no second deal, whose waiting cards its heuristic weighs
   // for the second deal: PySolFC games 1-1000 at five seconds under `pysol`, side by side, 897
   // decided with it against 902 (523, 725 and 985 new; eight games that the rollout wins after
-  // 2.6 s lost). That was with `buried` counted wrong; since session 24 a stage of its own runs
-  // it there on 5 % (below). Session 23, with `buried` counted right (heuristics.ts): book
+  // 2.6 s lost). That was with `buried` counted wrong; in sessions 24-28 a stage of its own ran
+  // it there on 5 %, replaced by beam search (below). Session 23, with `buried` counted right (heuristics.ts): book
   // deals 1-1000 at a second, 843 decided against 846 before; with 20 % of the time (the
   // rollout 60 %) 841 against 844 at 10 %.
   // Under a node budget it ran on none of the nodes until session 24: with `buried` counted
@@ -317,28 +325,21 @@ const PORTFOLIO: readonly Stage[] = [
   // 542; deals 1001-2000, 533 against 510; at the 3 M nodes of `limited solve`, deals 1-600,
   // 494 won against 493.
   { share: 0.1, secondDeal: 'privileged', options: { search: 'best', heuristic: 'wasteDealt' } },
-  // With no second deal the waste is a stack for good, and best-first search with `wasteStack`
-  // (heuristics.ts), which weighs each card waiting there more than a card home, wins games
-  // that the rollout does not (session 19). On the 127 PySolFC games of 1-1000 that the
-  // portfolio had left at five seconds or won after two (results/solve), at five seconds a
-  // game, side by side: 24 won by the portfolio before; 39 with this stage at 20 % (the rollout
-  // 60 %), 40 at 30 % (50 %). On all of games 1-1000 at five seconds, side by side with the
-  // build before: 905 decided against 894 at 20 %; 904 against 898 at 30 %, where the wins both
-  // builds found took 1.8 times as long (median) and 17 late rollout wins were lost. Out of
-  // sample, games 1001-2000: 924 against 909 at 20 %. Session 23: `buried` (in `wasteStack`)
-  // had counted the wrong cards (heuristics.ts); with it counted right, games 1-1000 at five
-  // seconds side by side: 950 decided against 940 (17 new, 7 fewer).
-  // Under a node budget, with 20 % of the nodes since session 24 (none before; exact counts):
-  // PySolFC games 1-1000 at 100,000 nodes a game, 713 won against 661 (10 %: 685; 30 %: 733),
-  // games 1001-2000 745 against 675; games 1-300 at 3 M nodes, 278 against 265 (10 %: 279;
-  // 30 %: 276).
-  { share: 0.2, secondDeal: 'none', options: { search: 'best', heuristic: 'wasteStack' } },
-  // With no second deal, `wasteDealt` as well on 5 % (session 24): it wins games that
-  // `wasteStack` and the rollout leave, most within 0.2 s (of the 62 PySolFC games of 4001-5000
-  // that the portfolio left at five seconds, it won 8 alone, 7 of them within 0.2 s). Side by
-  // side at five seconds a game, one build a core: games 1-1000, 956 decided against 946 (10
-  // new, none fewer); games 4001-5000 (where the stage was found), 942 against 938.
-  { share: 0.05, secondDeal: 'none', options: { search: 'best', heuristic: 'wasteDealt' } },
+  // With no second deal: beam search with `wasteStack` on half the budget (session 29), in the
+  // place of best-first search with `wasteStack` (20 %, session 19) and with `wasteDealt` (5 %,
+  // session 24), whose wins it finds too, and of 25 % of the rollout's 55 %. `wasteStack`
+  // (heuristics.ts) weighs each card waiting in the waste, a stack for good, more than a card
+  // home. PySolFC games at five seconds a game, one process a core (scratch scripts calling
+  // `solvePreset` with the stages given; docs/SOLVER.md, "Session 29"): games 1001-2000, beam
+  // search alone 972 won, beam 60 % and the rollout 40 % 972, against 955 for the portfolio
+  // before in `results/solve`; the 93 games of 1-2000 that the portfolio before left unknown,
+  // beam alone 42 won, beam 50 %, beam with `wasteDealt` 20 % and the rollout 30 % 42, these
+  // stages (rollout 30 %, beam 50 %, depth-first 20 %) 40, best-first `wasteStack` alone none
+  // of the first 40. These stages keep the depth-first stage, which makes the small proofs.
+  // Before (best-first stages, session 19-24), on the games the portfolio left: best-first
+  // search with `wasteStack` beside the rollout won 39 of 127 games left at five seconds
+  // (PySolFC 1-1000), `wasteDealt` 8 of 62 (4001-5000), most within 0.2 s.
+  { share: 0.5, secondDeal: 'none', options: { search: 'beam', heuristic: 'wasteStack' } },
   // On signatures after 16,384 states on exact keys (the default is 65,536): its exact states
   // take 25-31 bytes each, and at full size it proves almost nothing within a second
   // (LockBound and the prover below do). Book deals 501-1000 at a second: the same 408
@@ -377,7 +378,7 @@ const PORTFOLIO_LOOKS_LOST: LooksLost = {
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   portfolio: {
-    description: 'a rollout (its look-aheads restart small on Luby\'s schedule; under rules with no second deal every other attempt counts the cards waiting against the cards home, and the spaces for them), a best-first search (with wasteDealt on 10 % of the budget under rules with a second deal, the rollout 70 %; under rules with none, with wasteStack on 20 % and wasteDealt on 5 %, the rollout 55 %) and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
+    description: 'a rollout (its look-aheads restart small on Luby\'s schedule; under rules with no second deal every other attempt counts the cards waiting against the cards home, and the spaces for them), under rules with a second deal a best-first search with wasteDealt (10 % of the budget, the rollout 70 %), under rules with none a beam search with wasteStack (50 %, the rollout 30 %), and a depth-first search (20 %, moves home played alone until that search is exhausted) side by side, 3 M nodes; a deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to depth-first search with LockBound at every position',
     options: { maxNodes: 3_000_000 },
     stages: PORTFOLIO,
     looksLost: PORTFOLIO_LOOKS_LOST,
@@ -527,6 +528,7 @@ export class Solver {
   private rolloutSeen: SignatureTable | null = null;
   private look: Lookahead | null = null;
   private bestTree: SearchTree | null = null;
+  private beamLevels: BeamLevels | null = null;
   /** The running search yields (at its next check) once it has expanded this many nodes. */
   private sliceEnd = Infinity;
   /** Nodes and best home of the running search at its last yield. */
@@ -759,7 +761,7 @@ export class Solver {
   private *search(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     if (o.lockBound && this.lockBound.lost(o.tactics))
       return { verdict: 'unsolvable', proof: 'locks', nodes: 0, states: 0, bytesPerState: 0, bestHome: this.g.home, moves: null };
-    return yield* o.search === 'best' ? this.bestFirst(o, t0) : o.search === 'rollout' ? this.rollout(o, t0) : this.dfs(o, t0);
+    return yield* o.search === 'beam' ? this.beam(o, t0) : o.search === 'best' ? this.bestFirst(o, t0) : o.search === 'rollout' ? this.rollout(o, t0) : this.dfs(o, t0);
   }
 
   /** The signature table for one depth-first search: the last one, emptied, when it fits, else a new one. */
@@ -891,7 +893,7 @@ export class Solver {
   private *bestFirst(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
     const packer = this.packer;
-    const h: Heuristic = typeof o.heuristic === 'function' ? o.heuristic : HEURISTICS[o.heuristic] ?? HEURISTICS.blend!;
+    const h = heuristicOf(o);
     const tree = (this.lastTable = this.searchTree(o));
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: 0, bytesPerState: 0, bestHome: g.home, moves: [] };
     // Priority: heuristic score, then newest first (a depth-first tie-break).
@@ -915,6 +917,113 @@ export class Solver {
       while (g.histLen > 0) g.undo();
       if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
       return yield* this.confirm(r, o, deadline);
+    }
+  }
+
+  /**
+   * Beam search: the deal's positions level by level (a level: the positions one move further
+   * from the deal), keeping of each level only the `width` best children by the heuristic,
+   * with no position kept twice (signatures, as best-first search keeps them, on the same tree).
+   * An attempt that runs out of positions without a win starts again from the deal with twice
+   * the width (`beamWidth` first). An attempt that never left a child out has searched every
+   * position (with sound pruning only): that is an exhaustion on signatures, confirmed on exact
+   * keys as best-first search's is, so on small deals the search ends with a proof. On large
+   * ones it ends won or unknown.
+   *
+   * Why, under `pysol` (session 29): best-first search with the same heuristic sinks its nodes
+   * into the many positions near the deal that score alike, and a position that scores better
+   * a hundred moves on never comes up; the rollout commits to one line at a time. A beam keeps
+   * `width` lines abreast all the way down. The 40 first PySolFC games of 1-2000 that the
+   * portfolio left unknown at five seconds (`results/solve`), five seconds a game each, one
+   * process a core: beam search with `wasteStack` (widths 64, 128, ...) won 17, best-first
+   * search with `wasteStack` none.
+   */
+  private *beam(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
+    const g = this.g;
+    const packer = this.packer;
+    const h = heuristicOf(o);
+    const levels = (this.beamLevels ??= new BeamLevels());
+    const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
+    const deadline = t0 + o.maxSeconds * 1000;
+    for (let width = Math.max(1, Math.floor(o.beamWidth)); ; width *= 2) {
+      while (g.histLen > 0) g.undo();
+      const tree = (this.lastTable = this.searchTree(o));
+      if (g.isWon()) return { verdict: 'won', nodes: 0, states: 0, bytesPerState: 0, bestHome: g.home, moves: [] };
+      packer.baseSig();
+      const root = tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+      if (root === FULL || !tree.begin(packer.sigA, packer.sigB))
+        return { verdict: 'unknown', limit: 'memory', nodes: at.nodes, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome: at.bestHome, moves: null };
+      levels.begin(width, root);
+      let r: Omit<SolveResult, 'seconds'> | null | undefined;
+      while ((r = this.beamSlice(o, h, tree, levels, deadline, at)) === null) yield;
+      if (r !== undefined) return r;
+      if (levels.truncated) continue;
+      // Every position searched, on signatures: confirmed on exact keys, from the deal.
+      while (g.histLen > 0) g.undo();
+      if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
+      const states = tree.size;
+      return yield* this.confirm({ verdict: 'unsolvable', nodes: at.nodes, states, bytesPerState: tree.bytesPerState(), bestHome: at.bestHome, moves: null }, o, deadline);
+    }
+  }
+
+  /**
+   * The beam's loop, from where `levels` and `at` say: the search's result when it ends (won, or
+   * a limit ran out), null when a slice ends, undefined when the attempt has run out of
+   * positions. A plain function for the speed, as `bestSlice`.
+   */
+  private beamSlice(
+    o: SolveOptions, h: Heuristic, tree: SearchTree, levels: BeamLevels, deadline: number, at: BestAt,
+  ): Omit<SolveResult, 'seconds'> | null | undefined {
+    const g = this.g;
+    const packer = this.packer;
+    const sig = tree.sig;
+    let nodes = at.nodes;
+    let bestHome = at.bestHome;
+    const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
+      verdict, limit, nodes, states: sig.size, bytesPerState: tree.bytesPerState(), bestHome, moves,
+    });
+    const moves = this.moveBuf;
+    const mo = at.moves;
+    const sliceEnd = this.sliceEnd;
+    for (;;) {
+      if (levels.next === levels.size) {
+        if (levels.count === 0) {
+          at.nodes = nodes;
+          at.bestHome = bestHome;
+          return undefined;
+        }
+        if (levels.select(sig, tree) < 0) return finish('unknown', 'memory');
+        continue;
+      }
+      if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+      nodes++;
+      if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+      const rank = levels.next++;
+      tree.walkTo(g, packer, levels.ids[rank]!);
+      const pa = tree.sigA;
+      const pb = tree.sigB;
+      const n = this.childMoves(moves, 0, tree.justDrew, mo, at.tactics);
+      for (let i = 0; i < n; i++) {
+        const m = moves[i]!;
+        const childDrew = (m & 63) === SRC_DRAW;
+        packer.childSig(pa, pb, m);
+        const a = packer.flagA(packer.sigA, childDrew);
+        const b = packer.flagB(packer.sigB, childDrew);
+        // Kept already, at this level's or an earlier one.
+        if (sig.find(a, b) === 0) continue;
+        g.apply(m);
+        if (g.home > bestHome) bestHome = g.home;
+        if (g.isWon()) return finish('won', undefined, g.history());
+        if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) this.pruned++;
+        else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
+        else levels.add(rank, m, a, b, score(h, g));
+        g.undo();
+      }
+      if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
+        at.nodes = this.progress = nodes;
+        at.bestHome = this.progressHome = bestHome;
+        return null;
+      }
     }
   }
 
@@ -1166,6 +1275,11 @@ export class Solver {
  * score * 2^27 + state id, which must stay an exact double). A fractional score is floored and a
  * larger one clamped, so no heuristic can corrupt a state id; NaN counts as the lowest score.
  */
+/** The heuristic of a best-first or beam search: `o.heuristic` as a function, or the built-in one it names (`blend` for an unknown name). */
+function heuristicOf(o: SolveOptions): Heuristic {
+  return typeof o.heuristic === 'function' ? o.heuristic : HEURISTICS[o.heuristic] ?? HEURISTICS.blend!;
+}
+
 function score(h: Heuristic, g: Game): number {
   const v = Math.floor(h(g));
   return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;

@@ -191,7 +191,7 @@ export function addBatchSolverOptions(cmd: Command): Command {
   const def = defaultPreset();
   return cmd
     .option('--preset <name>', `solver preset: ${presets.map((p) => `${p.name}${p.name === def ? ' (default)' : ''}`).join(', ')} (see 'limited solve --help')`)
-    .addOption(new Option('--search <kind>', 'one search instead of the preset: dfs (depth-first), best (best-first by --heuristic) or rollout (play forward by small look-aheads: wins only)').choices(SEARCHES as string[]))
+    .addOption(new Option('--search <kind>', 'one search instead of the preset: dfs (depth-first), best (best-first by --heuristic), rollout (play forward by small look-aheads: wins only) or beam (the best positions by --heuristic, move by move: wins, and proofs of small deals)').choices(SEARCHES as string[]))
     .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')}`)
     .option('--max-nodes <n>', "node budget per deal: 'unknown' after N nodes (default: the preset's)")
     .option('--max-seconds <s>', 'time budget per deal, seconds (the verdicts then depend on the machine and its load)')

@@ -12,7 +12,7 @@ import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
 import {
-  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, presetsWithBestFirst, solverPresets,
+  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, presetsWithHeuristic, solverPresets,
   startWith,
 } from '../solver-api.js';
 
@@ -70,7 +70,7 @@ export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Comman
     );
 }
 
-export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout'];
+export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout', 'beam'];
 
 /**
  * Builds the solver's options from the command line flags: a plain object with only the flags
@@ -89,15 +89,16 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
   if (o.search !== undefined) opts.search = o.search;
   if (o.heuristic !== undefined) {
     opts.heuristic = checkHeuristic(o.heuristic);
-    // A heuristic orders best-first search only (in a preset, its best-first stages): where no
-    // best-first search runs, say so rather than ignore it.
-    const best = presetsWithBestFirst();
+    // A heuristic orders best-first and beam search only (in a preset, those stages): where
+    // neither runs, say so rather than ignore it.
+    const ordered = (search: string | undefined): boolean => search === 'best' || search === 'beam';
+    const best = presetsWithHeuristic();
     const runsBest =
-      opts.search === 'best' || (opts.search === undefined && (opts.preset !== undefined ? best.includes(opts.preset) : DEFAULT_OPTIONS.search === 'best'));
+      ordered(opts.search) || (opts.search === undefined && (opts.preset !== undefined ? best.includes(opts.preset) : ordered(DEFAULT_OPTIONS.search)));
     if (!runsBest) {
       const what = opts.search !== undefined ? `--search ${opts.search}` : opts.preset !== undefined ? `--preset ${opts.preset}` : 'the default search';
       throw new UserError(
-        `--heuristic is used only by best-first search, which ${what} does not run: add --search best${hasPresets() && best.length > 0 ? ` or use a --preset with a best-first stage (${best.join(', ')})` : ''}`,
+        `--heuristic is used only by best-first and beam search, which ${what} does not run: add --search best or beam${hasPresets() && best.length > 0 ? `, or use a --preset with such a stage (${best.join(', ')})` : ''}`,
       );
     }
   }
@@ -334,12 +335,12 @@ export function registerSolve(program: Command): void {
   addDealOptions(cmd)
     .addOption(
       new Option('--search <kind>', withPresets
-          ? `one search instead of the default preset: dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing) (with --preset: replaces the preset's searches)`
-          : `dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing) (default: ${DEFAULT_OPTIONS.search})`).choices(
+          ? `one search instead of the default preset: dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt (finds wins; proves small deals only) (with --preset: replaces the preset's searches)`
+          : `dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt (finds wins; proves small deals only) (default: ${DEFAULT_OPTIONS.search})`).choices(
         SEARCHES as string[],
       ),
     )
-    .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')} (default: ${dflt(String(DEFAULT_OPTIONS.heuristic))})`)
+    .option('--heuristic <name>', `the position score of best-first and beam search: ${Object.keys(HEURISTICS).join(', ')} (default: ${dflt(String(DEFAULT_OPTIONS.heuristic))})`)
     .option(
       '--preset <name>',
       `named solver settings: ${presets.map((p) => p.name).join(', ')} (listed below; ${def ? `default ${def} unless --search is given; ` : ''}flags given as well override the preset)`,

@@ -1,0 +1,122 @@
+import { FULL } from './table.js';
+import { type SignatureTable } from './sigtable.js';
+import { type SearchTree, TREE_MAX_STATES } from './tree.js';
+
+/** Candidates a level can hold: a candidate's number takes the low 27 bits of a sort key. */
+export const BEAM_MAX_CANDIDATES = 1 << 27;
+const LOW = 2 ** 27;
+/** Scores are whole numbers in [-SCORE_RANGE, SCORE_RANGE] (search.ts `score`). */
+const SCORE_RANGE = 2 ** 20;
+
+/**
+ * The levels of beam search (search 'beam', in search.ts): the states of one level, in the
+ * order they are expanded, and the candidates for the next one. All in typed arrays that grow
+ * as needed and are kept from level to level and search to search, so a level allocates
+ * nothing but a sort's view.
+ *
+ * A level's states are expanded in tree order: the children of the first state first, then the
+ * second's, and so on (`select`). Consecutive states then share all but the last few moves of
+ * their lines, and the search tree's walk from one to the next (`SearchTree.walkTo`) is short.
+ */
+export class BeamLevels {
+  /** The level being expanded: state ids of the search tree, `size` of them, in tree order. */
+  ids = new Int32Array(1024);
+  size = 0;
+  /** The rank in `ids` of the next state to expand. */
+  next = 0;
+  /** The most states a level keeps. */
+  width = 0;
+  /** Whether a level has left out a candidate (its search then proves nothing when it ends). */
+  truncated = false;
+  /** Candidates for the next level, `count` of them: the rank of the parent in `ids`, the move, the child's signature lanes and its score. */
+  count = 0;
+  private parent = new Int32Array(1024);
+  private move = new Int32Array(1024);
+  private sigA = new Int32Array(1024);
+  private sigB = new Int32Array(1024);
+  private score = new Int32Array(1024);
+  /** Sort keys (score order, then tree order) and the ids given to the candidates kept. */
+  private keys = new Float64Array(1024);
+  private idOf = new Int32Array(1024);
+
+  /** Starts a search whose first level is the state `root` alone; a level keeps at most `width` states. */
+  begin(width: number, root: number): void {
+    this.width = width;
+    this.truncated = false;
+    this.ids[0] = root;
+    this.size = 1;
+    this.next = 0;
+    this.count = 0;
+  }
+
+  /** A candidate for the next level: the child of the state of rank `parent` by move `m`, with signature lanes a, b and score `s`. */
+  add(parent: number, m: number, a: number, b: number, s: number): void {
+    const c = this.count;
+    if (c === this.parent.length) this.grow();
+    this.parent[c] = parent;
+    this.move[c] = m;
+    this.sigA[c] = a;
+    this.sigB[c] = b;
+    this.score[c] = s;
+    this.count = c + 1;
+  }
+
+  /**
+   * Ends a level: the candidates by score, best first (equal scores in the order they were
+   * added), each put in the signature table and the tree, and kept when it is new, until
+   * `width` are kept. They become the next level, in tree order. Returns the number kept, or
+   * -1 when the memory cap (of the table or the tree) forbids a state.
+   */
+  select(sig: SignatureTable, tree: SearchTree): number {
+    const n = this.count;
+    const keys = this.keys;
+    // Score order: the lowest key first. (SCORE_RANGE - score) * 2^27 + candidate < 2^48, exact.
+    for (let c = 0; c < n; c++) keys[c] = (SCORE_RANGE - this.score[c]!) * LOW + c;
+    keys.subarray(0, n).sort();
+    let kept = 0;
+    let j = 0;
+    for (; j < n && kept < this.width; j++) {
+      const c = keys[j]! % LOW;
+      const id = sig.insert(this.sigA[c]!, this.sigB[c]!);
+      if (id === FULL) return -1;
+      if (id < 0) continue;
+      if (id >= TREE_MAX_STATES || !tree.set(id, this.ids[this.parent[c]!]!, this.move[c]!)) return -1;
+      this.idOf[kept] = id;
+      // Tree order: by the parent's rank, then score order (kept < 2^27, parent ranks below the
+      // width). Slot `kept` of `keys` has been read: kept <= j.
+      keys[kept] = this.parent[c]! * LOW + kept;
+      kept++;
+    }
+    // A candidate left unlooked-at may have been new: this level left it out.
+    if (j < n) this.truncated = true;
+    keys.subarray(0, kept).sort();
+    if (kept > this.ids.length) this.ids = new Int32Array(Math.max(kept, 2 * this.ids.length));
+    for (let k = 0; k < kept; k++) this.ids[k] = this.idOf[keys[k]! % LOW]!;
+    this.size = kept;
+    this.next = 0;
+    this.count = 0;
+    return kept;
+  }
+
+  /** Bytes of the candidate buffers (beside the signature table and the tree). */
+  bytes(): number {
+    return this.parent.length * 32 + this.ids.length * 4;
+  }
+
+  private grow(): void {
+    const m = 2 * this.parent.length;
+    if (m > BEAM_MAX_CANDIDATES) throw new Error('beam search: a level has more than 2^27 candidates');
+    const wider = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(m);
+      b.set(a);
+      return b;
+    };
+    this.parent = wider(this.parent);
+    this.move = wider(this.move);
+    this.sigA = wider(this.sigA);
+    this.sigB = wider(this.sigB);
+    this.score = wider(this.score);
+    this.idOf = wider(this.idOf);
+    this.keys = new Float64Array(m);
+  }
+}
