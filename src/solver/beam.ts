@@ -1,3 +1,4 @@
+import { SCORE_MAX } from './heuristics.js';
 import { FULL } from './table.js';
 import { type SignatureTable } from './sigtable.js';
 import { type SearchTree, TREE_MAX_STATES } from './tree.js';
@@ -5,8 +6,6 @@ import { type SearchTree, TREE_MAX_STATES } from './tree.js';
 /** Candidates a level can hold: a candidate's number takes the low 27 bits of a sort key. */
 export const BEAM_MAX_CANDIDATES = 1 << 27;
 const LOW = 2 ** 27;
-/** Scores are whole numbers in [-SCORE_RANGE, SCORE_RANGE] (search.ts `score`). */
-const SCORE_RANGE = 2 ** 20;
 
 /**
  * The levels of beam search (search 'beam', in search.ts): the states of one level, in the
@@ -70,8 +69,8 @@ export class BeamLevels {
   select(sig: SignatureTable, tree: SearchTree): number {
     const n = this.count;
     const keys = this.keys;
-    // Score order: the lowest key first. (SCORE_RANGE - score) * 2^27 + candidate < 2^48, exact.
-    for (let c = 0; c < n; c++) keys[c] = (SCORE_RANGE - this.score[c]!) * LOW + c;
+    // Score order: the lowest key first. (SCORE_MAX - score) * 2^27 + candidate < 2^48, exact.
+    for (let c = 0; c < n; c++) keys[c] = (SCORE_MAX - this.score[c]!) * LOW + c;
     keys.subarray(0, n).sort();
     let kept = 0;
     let j = 0;
@@ -96,11 +95,6 @@ export class BeamLevels {
     this.next = 0;
     this.count = 0;
     return kept;
-  }
-
-  /** Bytes of the candidate buffers (beside the signature table and the tree). */
-  bytes(): number {
-    return this.parent.length * 32 + this.ids.length * 4;
   }
 
   private grow(): void {

@@ -37,6 +37,9 @@ import { type Game } from '../game/state.js';
  */
 export type Heuristic = (g: Game) => number;
 
+/** A search uses a heuristic's value floored and clamped to a whole number in [-SCORE_MAX, SCORE_MAX] (search.ts `score`). */
+export const SCORE_MAX = 2 ** 20;
+
 /** Cards home, nothing else. */
 export const home: Heuristic = (g) => g.home;
 

@@ -5,7 +5,7 @@ import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { Game, type PackedMove, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { verifyMoves } from '../game/verify.js';
 import { shortenLine } from '../game/shorten.js';
-import { type Heuristic, HEURISTICS } from './heuristics.js';
+import { type Heuristic, HEURISTICS, SCORE_MAX } from './heuristics.js';
 import { PileBound } from './bound.js';
 import { WasteBound } from './wastebound.js';
 import { LockBound } from './lockbound.js';
@@ -1284,7 +1284,6 @@ function score(h: Heuristic, g: Game): number {
   const v = Math.floor(h(g));
   return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;
 }
-const SCORE_MAX = 2 ** 20;
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
   const out: Partial<T> = {};
