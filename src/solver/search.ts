@@ -315,9 +315,9 @@ const PORTFOLIO: readonly Stage[] = [
   // for the second deal: PySolFC games 1-1000 at five seconds under `pysol`, side by side, 897
   // decided with it against 902 (523, 725 and 985 new; eight games that the rollout wins after
   // 2.6 s lost). That was with `buried` counted wrong; in sessions 24-28 a stage of its own ran
-  // it there on 5 %, replaced by beam search (below). Session 23, with `buried` counted right (heuristics.ts): book
-  // deals 1-1000 at a second, 843 decided against 846 before; with 20 % of the time (the
-  // rollout 60 %) 841 against 844 at 10 %.
+  // it there on 5 %, replaced by beam search (below). Session 23, with `buried` counted right
+  // (heuristics.ts): book deals 1-1000 at a second, 843 decided against 846 before; with 20 %
+  // of the time (the rollout 60 %) 841 against 844 at 10 %.
   // Under a node budget it ran on none of the nodes until session 24: with `buried` counted
   // wrong its nodes bought fewer wins than the rollout's (book deals 1-1000 at 100,000 nodes a
   // deal, the budget of `npm start` and the tactics experiment: 525 won without it, 510 with
