@@ -72,6 +72,12 @@ export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Comman
 
 export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout', 'beam'];
 
+/** What each of SEARCHES does, for the help. */
+const SEARCH_KINDS =
+  'dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, ' +
+  'proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt ' +
+  '(finds wins; proves small deals only)';
+
 /**
  * Builds the solver's options from the command line flags: a plain object with only the flags
  * given. With no --preset or --search, the solver's default preset (when it has
@@ -335,8 +341,8 @@ export function registerSolve(program: Command): void {
   addDealOptions(cmd)
     .addOption(
       new Option('--search <kind>', withPresets
-          ? `one search instead of the default preset: dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt (finds wins; proves small deals only) (with --preset: replaces the preset's searches)`
-          : `dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt (finds wins; proves small deals only) (default: ${DEFAULT_OPTIONS.search})`).choices(
+          ? `one search instead of the default preset: ${SEARCH_KINDS} (with --preset: replaces the preset's searches)`
+          : `${SEARCH_KINDS} (default: ${DEFAULT_OPTIONS.search})`).choices(
         SEARCHES as string[],
       ),
     )
