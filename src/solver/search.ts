@@ -892,17 +892,12 @@ export class Solver {
    */
   private *bestFirst(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
-    const packer = this.packer;
     const h = heuristicOf(o);
-    const tree = (this.lastTable = this.searchTree(o));
     if (g.isWon()) return { verdict: 'won', nodes: 0, states: 0, bytesPerState: 0, bestHome: g.home, moves: [] };
+    const tree = this.rootedTree(o);
+    if (!tree) return this.noRoomAtRoot(0, g.home);
     // Priority: heuristic score, then newest first (a depth-first tie-break).
     const queue = new FastPriorityQueue<number>((a, b) => a > b);
-    packer.baseSig();
-    // A memory cap too small for the deal's position itself: nothing to search with.
-    const root = tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
-    if (root === FULL || !tree.begin(packer.sigA, packer.sigB))
-      return { verdict: 'unknown', limit: 'memory', nodes: 0, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome: g.home, moves: null };
     queue.add(score(h, g) * SCALE);
     const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
     const deadline = t0 + o.maxSeconds * 1000;
@@ -913,11 +908,53 @@ export class Solver {
         continue;
       }
       if (r.verdict !== 'unsolvable') return r;
-      // Exhausted on signatures: confirmed on exact keys, from the deal.
-      while (g.histLen > 0) g.undo();
-      if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
-      return yield* this.confirm(r, o, deadline);
+      return yield* this.confirmTree(r, tree, o, deadline);
     }
+  }
+
+  /**
+   * The tree of a best-first or beam search (`searchTree`, emptied), with the deal's position as
+   * its root, state 0; null when the memory cap is too small for even that.
+   */
+  private rootedTree(o: SolveOptions): SearchTree | null {
+    const packer = this.packer;
+    const tree = (this.lastTable = this.searchTree(o));
+    packer.baseSig();
+    const root = tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+    return root === FULL || !tree.begin(packer.sigA, packer.sigB) ? null : tree;
+  }
+
+  /** A search with no room for the deal's position (`rootedTree`): unknown, memory, with the figures so far. */
+  private noRoomAtRoot(nodes: number, bestHome: number): Omit<SolveResult, 'seconds'> {
+    const t = this.lastTable!;
+    return { verdict: 'unknown', limit: 'memory', nodes, states: t.size, bytesPerState: t.bytesPerState(), bestHome, moves: null };
+  }
+
+  /**
+   * A best-first or beam search exhausted on `tree`'s signatures (`r`): confirmed on exact keys
+   * from the deal, and a big tree let go rather than kept for the next deal.
+   */
+  private *confirmTree(r: Omit<SolveResult, 'seconds'>, tree: SearchTree, o: SolveOptions, deadline: number): Generator<void, Omit<SolveResult, 'seconds'>> {
+    const g = this.g;
+    while (g.histLen > 0) g.undo();
+    if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
+    return yield* this.confirm(r, o, deadline);
+  }
+
+  /**
+   * Whether a sound bound proves the position just reached by `m` lost, as the options ask:
+   * PileBound (second-deal positions `m` may change) or WasteBound (after a draw). Counts it.
+   */
+  private boundCuts(o: SolveOptions, m: PackedMove, drew: boolean): boolean {
+    if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) {
+      this.pruned++;
+      return true;
+    }
+    if (drew && o.wasteBound && this.wasteBound.lost()) {
+      this.prunedWaste++;
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -935,34 +972,28 @@ export class Solver {
    * a hundred moves on never comes up; the rollout commits to one line at a time. A beam keeps
    * `width` lines abreast all the way down. The 40 first PySolFC games of 1-2000 that the
    * portfolio left unknown at five seconds (`results/solve`), five seconds a game each, one
-   * process a core: beam search with `wasteStack` (widths 64, 128, ...) won 17, best-first
+   * process a core: beam search with `wasteStack` (widths 64, 128, ...) won 16, best-first
    * search with `wasteStack` none.
    */
   private *beam(o: SolveOptions, t0: number): Generator<void, Omit<SolveResult, 'seconds'>> {
     const g = this.g;
-    const packer = this.packer;
     const h = heuristicOf(o);
     const levels = (this.beamLevels ??= new BeamLevels());
     const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
     const deadline = t0 + o.maxSeconds * 1000;
+    if (g.isWon()) return { verdict: 'won', nodes: 0, states: 0, bytesPerState: 0, bestHome: g.home, moves: [] };
     for (let width = Math.max(1, Math.floor(o.beamWidth)); ; width *= 2) {
       while (g.histLen > 0) g.undo();
-      const tree = (this.lastTable = this.searchTree(o));
-      if (g.isWon()) return { verdict: 'won', nodes: 0, states: 0, bytesPerState: 0, bestHome: g.home, moves: [] };
-      packer.baseSig();
-      const root = tree.sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
-      if (root === FULL || !tree.begin(packer.sigA, packer.sigB))
-        return { verdict: 'unknown', limit: 'memory', nodes: at.nodes, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome: at.bestHome, moves: null };
-      levels.begin(width, root);
+      const tree = this.rootedTree(o);
+      if (!tree) return this.noRoomAtRoot(at.nodes, at.bestHome);
+      levels.begin(width, 0);
       let r: Omit<SolveResult, 'seconds'> | null | undefined;
       while ((r = this.beamSlice(o, h, tree, levels, deadline, at)) === null) yield;
       if (r !== undefined) return r;
       if (levels.truncated) continue;
-      // Every position searched, on signatures: confirmed on exact keys, from the deal.
-      while (g.histLen > 0) g.undo();
-      if (tree.bytes() > RELEASE_BYTES) this.bestTree = null;
-      const states = tree.size;
-      return yield* this.confirm({ verdict: 'unsolvable', nodes: at.nodes, states, bytesPerState: tree.bytesPerState(), bestHome: at.bestHome, moves: null }, o, deadline);
+      // Every position searched, on signatures.
+      const exhausted = { verdict: 'unsolvable', nodes: at.nodes, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome: at.bestHome, moves: null } as const;
+      return yield* this.confirmTree(exhausted, tree, o, deadline);
     }
   }
 
@@ -1014,9 +1045,7 @@ export class Solver {
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return finish('won', undefined, g.history());
-        if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) this.pruned++;
-        else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
-        else levels.add(rank, m, a, b, score(h, g));
+        if (!this.boundCuts(o, m, childDrew)) levels.add(rank, m, a, b, score(h, g));
         g.undo();
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
@@ -1079,9 +1108,7 @@ export class Solver {
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return finish('won', undefined, g.history());
-        if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) this.pruned++;
-        else if (childDrew && o.wasteBound && this.wasteBound.lost()) this.prunedWaste++;
-        else queue.add(score(h, g) * SCALE + cid);
+        if (!this.boundCuts(o, m, childDrew)) queue.add(score(h, g) * SCALE + cid);
         g.undo();
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
