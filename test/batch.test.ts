@@ -275,8 +275,8 @@ describe('limited batch', () => {
     const file = path('killed.csv');
     const child: ChildProcess = spawn(process.execPath, [MAIN, ...args, '--out', file], { cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise<void>((res) => child.on('exit', () => res()));
-    // Kill it once the file has a few rows.
-    for (let t = 0; t < 600; t++) {
+    // Kill it once the file has a few rows (waiting up to a minute: a loaded machine is slow).
+    for (let t = 0; t < 6000; t++) {
       await new Promise((res) => setTimeout(res, 10));
       if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 30) break;
     }
@@ -307,7 +307,7 @@ describe('limited batch', () => {
     const child: ChildProcess = spawn(process.execPath, [MAIN, ...args, '--out', file], { cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise<void>((res) => child.on('exit', () => res()));
     try {
-      for (let t = 0; t < 600 && !(existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 3); t++) await new Promise((res) => setTimeout(res, 10));
+      for (let t = 0; t < 6000 && !(existsSync(file) && readFileSync(file, 'utf8').split('\n').length > 3); t++) await new Promise((res) => setTimeout(res, 10));
       expectUsageError(cli([...args, '--out', file]), new RegExp(`another batch \\(process ${child.pid}\\) is writing`));
       expect(existsSync(file)).toBe(true);
     } finally {
