@@ -119,8 +119,9 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
     const m = /^([a-z]+)(?:\s+(\d+))?\s*:(.*)$/i.exec(body);
     if (!m) {
       if (inStock && stock) {
-        stock.words.push(...body.split(/\s+/));
-        stock.lines.push(...body.split(/\s+/).map(() => lineNo));
+        const words = body.split(/\s+/);
+        stock.words.push(...words);
+        stock.lines.push(...words.map(() => lineNo));
         continue;
       }
       throw new UserError(`${where(lineNo)}: unknown line '${shown(body)}' (expected deal:, rules:, size:, row N: or stock:)`);
