@@ -2,7 +2,8 @@
 // Its verdicts on small deals are cross-checked with the other searches in test/solver.test.ts.
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, pysolDeal, verifyMoves } from '../src/game/index.js';
-import { BeamLevels } from '../src/solver/beam.js';
+import seedrandom from 'seedrandom';
+import { BeamLevels, smallestFirst } from '../src/solver/beam.js';
 import { Solver } from '../src/solver/search.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
 import { SearchTree } from '../src/solver/tree.js';
@@ -69,6 +70,60 @@ describe('beam levels', () => {
     lv.begin(100, 0);
     for (let c = 0; c < 100; c++) lv.add(0, c, 5000 + c, 9, 0);
     expect(lv.select(small.sig, small)).toBe(-1);
+  });
+});
+
+describe('selecting the best candidates a block at a time', () => {
+  it('smallestFirst puts the smallest keys of a range first, and leaves the rest of the array alone', () => {
+    const rng = seedrandom('smallest');
+    for (let t = 0; t < 600; t++) {
+      const n = 1 + Math.floor(rng() * 400);
+      const from = Math.floor(rng() * n);
+      const k = from + Math.floor(rng() * (n - from + 1));
+      // Distinct keys, in random, ascending or descending order.
+      const keys = Float64Array.from(new Set(Array.from({ length: 3 * n }, () => Math.floor(rng() * 1e9)))).subarray(0, n);
+      if (t % 3 === 1) keys.sort();
+      if (t % 3 === 2) keys.sort().reverse();
+      const before = Float64Array.from(keys);
+      smallestFirst(keys, from, keys.length, k);
+      expect(Array.from(keys.subarray(0, from))).toEqual(Array.from(before.subarray(0, from)));
+      const all = Array.from(before.subarray(from)).sort((x, y) => x - y);
+      const m = k - from;
+      expect(Array.from(keys.subarray(from, k)).sort((x, y) => x - y)).toEqual(all.slice(0, m));
+      expect(Array.from(keys.subarray(k)).sort((x, y) => x - y)).toEqual(all.slice(m));
+    }
+  });
+
+  it('a level keeps what a sort of every candidate would keep, when positions seen before fill several blocks', () => {
+    const rng = seedrandom('levels');
+    for (let t = 0; t < 20; t++) {
+      const tree = rooted();
+      const lv = new BeamLevels();
+      const width = 1 + Math.floor(rng() * 40);
+      const n = 200 + Math.floor(rng() * 800);
+      const score = Array.from({ length: n }, () => Math.floor(rng() * 50));
+      // Most candidates are positions stored before (signature lanes 10 + c), a few twice.
+      const seen = new Set<number>();
+      for (let c = 0; c < n; c++) if (rng() < 0.8) seen.add(c);
+      for (const c of seen) tree.sig.insert(10 + c, 3);
+      lv.begin(width, 0);
+      const lane = (c: number): number => 10 + (c % 7 === 0 && c > 0 ? c - 1 : c);
+      for (let c = 0; c < n; c++) lv.add(0, c & 0xfff, lane(c), 3, score[c]!);
+      // The reference: every candidate in score order (ties in the order added), new ones kept.
+      const order = Array.from({ length: n }, (_, c) => c).sort((x, y) => score[y]! - score[x]! || x - y);
+      const want: number[] = [];
+      const taken = new Set(Array.from(seen, (c) => 10 + c));
+      for (const c of order) {
+        if (want.length === width) break;
+        if (taken.has(lane(c))) continue;
+        taken.add(lane(c));
+        want.push(c & 0xfff);
+      }
+      const kept = lv.select(tree.sig, tree);
+      expect(kept).toBe(want.length);
+      // All children of the root: the level is in score order.
+      expect(Array.from(lv.ids.subarray(0, kept), (id) => tree.via(id))).toEqual(want);
+    }
   });
 });
 

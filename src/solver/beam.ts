@@ -71,10 +71,20 @@ export class BeamLevels {
     const keys = this.keys;
     // Score order: the lowest key first. (SCORE_MAX - score) * 2^27 + candidate < 2^48, exact.
     for (let c = 0; c < n; c++) keys[c] = (SCORE_MAX - this.score[c]!) * LOW + c;
-    keys.subarray(0, n).sort();
+    // Only the best few are read, so they are sorted a block at a time: the smallest keys of
+    // those left moved to the front (`smallestFirst`), then sorted. The keys are distinct (the
+    // candidate's number is in them), so the order read is that of a sort of all n.
+    const block = Math.max(64, 2 * this.width);
+    let sorted = 0;
     let kept = 0;
     let j = 0;
     for (; j < n && kept < this.width; j++) {
+      if (j === sorted) {
+        const end = Math.min(n, sorted + block);
+        if (end < n) smallestFirst(keys, sorted, n, end);
+        keys.subarray(sorted, end).sort();
+        sorted = end;
+      }
       const c = keys[j]! % LOW;
       const id = sig.insert(this.sigA[c]!, this.sigB[c]!);
       if (id === FULL) return -1;
@@ -113,4 +123,42 @@ export class BeamLevels {
     this.idOf = wider(this.idOf);
     this.keys = new Float64Array(m);
   }
+}
+
+/**
+ * Reorders keys[from, to) so that keys[from, k) hold the k - from smallest of them, in no
+ * particular order (Hoare's selection: partition around a median of three, go on in the part
+ * that holds position k). Expected time linear in to - from; the keys must be distinct.
+ */
+export function smallestFirst(keys: Float64Array, from: number, to: number, k: number): void {
+  let lo = from;
+  let hi = to - 1;
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >>> 1;
+    // The median of the first, middle and last keys as the pivot.
+    const x = keys[lo]!;
+    const y = keys[mid]!;
+    const a = x < y ? x : y;
+    const b = x < y ? y : x;
+    const c = keys[hi]!;
+    const pivot = c < a ? a : c > b ? b : c;
+    let i = lo;
+    let j = hi;
+    for (;;) {
+      while (keys[i]! < pivot) i++;
+      while (keys[j]! > pivot) j--;
+      if (i >= j) break;
+      const t = keys[i]!;
+      keys[i] = keys[j]!;
+      keys[j] = t;
+      i++;
+      j--;
+    }
+    // keys[lo, j] <= pivot <= keys[j + 1, hi]: k is the first position not to keep.
+    if (k <= j) hi = j;
+    else if (k > j + 1) lo = j + 1;
+    else return;
+  }
+  // A few left: sorting them puts the smallest first.
+  keys.subarray(lo, hi + 1).sort();
 }
