@@ -957,6 +957,13 @@ export class Solver {
     return false;
   }
 
+  /** A best-first or beam slice ends (null): where it stands, kept in `at` and shown as the search's progress. */
+  private pause(at: BestAt, nodes: number, bestHome: number): null {
+    at.nodes = this.progress = nodes;
+    at.bestHome = this.progressHome = bestHome;
+    return null;
+  }
+
   /**
    * Beam search: the deal's positions level by level (a level: the positions one move further
    * from the deal), keeping of each level only the `width` best children by the heuristic,
@@ -992,8 +999,7 @@ export class Solver {
       if (r !== undefined) return r;
       if (levels.truncated) continue;
       // Every position searched, on signatures.
-      const exhausted = { verdict: 'unsolvable', nodes: at.nodes, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome: at.bestHome, moves: null } as const;
-      return yield* this.confirmTree(exhausted, tree, o, deadline);
+      return yield* this.confirmTree(treeResult(tree, 'unsolvable', at.nodes, at.bestHome), tree, o, deadline);
     }
   }
 
@@ -1010,9 +1016,6 @@ export class Solver {
     const sig = tree.sig;
     let nodes = at.nodes;
     let bestHome = at.bestHome;
-    const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
-      verdict, limit, nodes, states: sig.size, bytesPerState: tree.bytesPerState(), bestHome, moves,
-    });
     const moves = this.moveBuf;
     const mo = at.moves;
     const sliceEnd = this.sliceEnd;
@@ -1023,12 +1026,12 @@ export class Solver {
           at.bestHome = bestHome;
           return undefined;
         }
-        if (levels.select(sig, tree) < 0) return finish('unknown', 'memory');
+        if (levels.select(sig, tree) < 0) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
         continue;
       }
-      if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+      if (nodes >= o.maxNodes) return treeResult(tree, 'unknown', nodes, bestHome, 'nodes');
       nodes++;
-      if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+      if ((nodes & CHECK) === 0 && performance.now() > deadline) return treeResult(tree, 'unknown', nodes, bestHome, 'time');
       const rank = levels.next++;
       tree.walkTo(g, packer, levels.ids[rank]!);
       const pa = tree.sigA;
@@ -1044,15 +1047,11 @@ export class Solver {
         if (sig.find(a, b) === 0) continue;
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
-        if (g.isWon()) return finish('won', undefined, g.history());
+        if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
         if (!this.boundCuts(o, m, childDrew)) levels.add(rank, m, a, b, score(h, g));
         g.undo();
       }
-      if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
-        at.nodes = this.progress = nodes;
-        at.bestHome = this.progressHome = bestHome;
-        return null;
-      }
+      if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
     }
   }
 
@@ -1081,18 +1080,15 @@ export class Solver {
     const sig = tree.sig;
     let nodes = at.nodes;
     let bestHome = at.bestHome;
-    const finish = (verdict: Verdict, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null) => ({
-      verdict, limit, nodes, states: sig.size, bytesPerState: tree.bytesPerState(), bestHome, moves,
-    });
     const moves = this.moveBuf;
     const mo = at.moves;
     const sliceEnd = this.sliceEnd;
     while (!queue.isEmpty()) {
       const top = queue.poll()!;
       const id = top - Math.floor(top / SCALE) * SCALE;
-      if (nodes >= o.maxNodes) return finish('unknown', 'nodes');
+      if (nodes >= o.maxNodes) return treeResult(tree, 'unknown', nodes, bestHome, 'nodes');
       nodes++;
-      if ((nodes & CHECK) === 0 && performance.now() > deadline) return finish('unknown', 'time');
+      if ((nodes & CHECK) === 0 && performance.now() > deadline) return treeResult(tree, 'unknown', nodes, bestHome, 'time');
       tree.walkTo(g, packer, id);
       const pa = tree.sigA;
       const pb = tree.sigB;
@@ -1102,22 +1098,18 @@ export class Solver {
         const childDrew = (m & 63) === SRC_DRAW;
         packer.childSig(pa, pb, m);
         const cid = sig.insert(packer.flagA(packer.sigA, childDrew), packer.flagB(packer.sigB, childDrew));
-        if (cid === FULL) return finish('unknown', 'memory');
+        if (cid === FULL) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
         if (cid < 0) continue;
-        if (cid >= TREE_MAX_STATES || !tree.set(cid, id, m)) return finish('unknown', 'memory');
+        if (cid >= TREE_MAX_STATES || !tree.set(cid, id, m)) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
-        if (g.isWon()) return finish('won', undefined, g.history());
+        if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
         if (!this.boundCuts(o, m, childDrew)) queue.add(score(h, g) * SCALE + cid);
         g.undo();
       }
-      if ((nodes & CHECK) === 0 && nodes >= sliceEnd) {
-        at.nodes = this.progress = nodes;
-        at.bestHome = this.progressHome = bestHome;
-        return null;
-      }
+      if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
     }
-    return finish('unsolvable');
+    return treeResult(tree, 'unsolvable', nodes, bestHome);
   }
 
   /**
@@ -1297,16 +1289,23 @@ export class Solver {
   }
 }
 
-/**
- * A heuristic's score as the queue needs it: a whole number in [-2^20, 2^20] (the queue key is
- * score * 2^27 + state id, which must stay an exact double). A fractional score is floored and a
- * larger one clamped, so no heuristic can corrupt a state id; NaN counts as the lowest score.
- */
 /** The heuristic of a best-first or beam search: `o.heuristic` as a function, or the built-in one it names (`blend` for an unknown name). */
 function heuristicOf(o: SolveOptions): Heuristic {
   return typeof o.heuristic === 'function' ? o.heuristic : HEURISTICS[o.heuristic] ?? HEURISTICS.blend!;
 }
 
+/** A best-first or beam search's result: its verdict, and its figures on `tree`. */
+function treeResult(
+  tree: SearchTree, verdict: Verdict, nodes: number, bestHome: number, limit?: 'nodes' | 'time' | 'memory', moves: PackedMove[] | null = null,
+): Omit<SolveResult, 'seconds'> {
+  return { verdict, limit, nodes, states: tree.size, bytesPerState: tree.bytesPerState(), bestHome, moves };
+}
+
+/**
+ * A heuristic's score as the queue needs it: a whole number in [-2^20, 2^20] (the queue key is
+ * score * 2^27 + state id, which must stay an exact double). A fractional score is floored and a
+ * larger one clamped, so no heuristic can corrupt a state id; NaN counts as the lowest score.
+ */
 function score(h: Heuristic, g: Game): number {
   const v = Math.floor(h(g));
   return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;
