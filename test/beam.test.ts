@@ -16,11 +16,16 @@ function rooted(): SearchTree {
   return tree;
 }
 
+/** Levels that start at the root of a fresh `rooted()` tree, keeping `width` states a level. */
+function levelsAtRoot(width: number): { tree: SearchTree; lv: BeamLevels } {
+  const lv = new BeamLevels();
+  lv.begin(width, 0);
+  return { tree: rooted(), lv };
+}
+
 describe('beam levels', () => {
   it('keep the best `width` children by score, equal scores in the order added, a position once', () => {
-    const tree = rooted();
-    const lv = new BeamLevels();
-    lv.begin(3, 0);
+    const { tree, lv } = levelsAtRoot(3);
     // Candidates of the root (rank 0): move m has signature lanes (m, m); scores 5, 9, 9, 1, 9.
     lv.add(0, 10, 10, 10, 5);
     lv.add(0, 11, 11, 11, 9);
@@ -37,9 +42,7 @@ describe('beam levels', () => {
   });
 
   it('order the next level as the tree: by the parent, then by score', () => {
-    const tree = rooted();
-    const lv = new BeamLevels();
-    lv.begin(8, 0);
+    const { tree, lv } = levelsAtRoot(8);
     lv.add(0, 1, 101, 1, 0);
     lv.add(0, 2, 102, 1, 0);
     lv.select(tree.sig, tree); // states 1 and 2, ranks 0 and 1
@@ -57,9 +60,7 @@ describe('beam levels', () => {
   });
 
   it('grow past their first buffers and report the memory cap', () => {
-    const tree = rooted();
-    const lv = new BeamLevels();
-    lv.begin(5000, 0);
+    const { tree, lv } = levelsAtRoot(5000);
     for (let c = 0; c < 3000; c++) lv.add(0, c & 0xfff, 1000 + c, 7, c % 13);
     expect(lv.select(tree.sig, tree)).toBe(3000);
     expect(lv.size).toBe(3000);
@@ -97,16 +98,14 @@ describe('selecting the best candidates a block at a time', () => {
   it('a level keeps what a sort of every candidate would keep, when positions seen before fill several blocks', () => {
     const rng = seedrandom('levels');
     for (let t = 0; t < 20; t++) {
-      const tree = rooted();
-      const lv = new BeamLevels();
       const width = 1 + Math.floor(rng() * 40);
+      const { tree, lv } = levelsAtRoot(width);
       const n = 200 + Math.floor(rng() * 800);
       const score = Array.from({ length: n }, () => Math.floor(rng() * 50));
       // Most candidates are positions stored before (signature lanes 10 + c), a few twice.
       const seen = new Set<number>();
       for (let c = 0; c < n; c++) if (rng() < 0.8) seen.add(c);
       for (const c of seen) tree.sig.insert(10 + c, 3);
-      lv.begin(width, 0);
       const lane = (c: number): number => 10 + (c % 7 === 0 && c > 0 ? c - 1 : c);
       for (let c = 0; c < n; c++) lv.add(0, c & 0xfff, lane(c), 3, score[c]!);
       // The reference: every candidate in score order (ties in the order added), new ones kept.
