@@ -51,6 +51,11 @@ export function checkPreset(name: string): string | undefined {
   return hasPresets() ? name : undefined;
 }
 
+/** Whether a search of this kind is ordered by a heuristic (--heuristic): best-first and beam search. */
+export function ordersByHeuristic(search: unknown): boolean {
+  return search === 'best' || search === 'beam';
+}
+
 /**
  * The presets with a best-first or beam stage (under some rules), the ones a heuristic orders;
  * all of them for a solver without presets' stages to read.
@@ -58,7 +63,7 @@ export function checkPreset(name: string): string | undefined {
 export function presetsWithHeuristic(): string[] {
   if (!hasPresets()) return solverPresets().map((p) => p.name);
   return Object.entries(api['PRESETS'] as Record<string, { stages?: readonly { options?: { search?: unknown } }[] }>)
-    .filter(([, p]) => !Array.isArray(p.stages) || p.stages.some((s) => s.options?.search === 'best' || s.options?.search === 'beam'))
+    .filter(([, p]) => !Array.isArray(p.stages) || p.stages.some((s) => ordersByHeuristic(s.options?.search)))
     .map(([name]) => name);
 }
 

@@ -14,7 +14,7 @@ import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '.
 import { formatSummary, rangeLabel } from '../../batch/report.js';
 import { examples, out, prefixed, run, warnWorkers } from '../common.js';
 import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
-import { SEARCHES, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
+import { SEARCHES, SEARCH_KINDS, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
 
 export interface BatchCliOptions {
   from?: string;
@@ -191,8 +191,8 @@ export function addBatchSolverOptions(cmd: Command): Command {
   const def = defaultPreset();
   return cmd
     .option('--preset <name>', `solver preset: ${presets.map((p) => `${p.name}${p.name === def ? ' (default)' : ''}`).join(', ')} (see 'limited solve --help')`)
-    .addOption(new Option('--search <kind>', 'one search instead of the preset: dfs (depth-first), best (best-first by --heuristic), rollout (play forward by small look-aheads: wins only) or beam (the best positions by --heuristic, move by move: wins, and proofs of small deals)').choices(SEARCHES as string[]))
-    .option('--heuristic <name>', `the position score of best-first search: ${Object.keys(HEURISTICS).join(', ')}`)
+    .addOption(new Option('--search <kind>', `one search instead of the preset: ${SEARCH_KINDS}`).choices(SEARCHES as string[]))
+    .option('--heuristic <name>', `the position score of best-first and beam search: ${Object.keys(HEURISTICS).join(', ')}`)
     .option('--max-nodes <n>', "node budget per deal: 'unknown' after N nodes (default: the preset's)")
     .option('--max-seconds <s>', 'time budget per deal, seconds (the verdicts then depend on the machine and its load)')
     .option('--max-memory <mb>', "memory cap of each search's table of states, megabytes, as for 'limited solve --max-memory' (default: the preset's)");

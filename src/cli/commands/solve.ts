@@ -12,8 +12,8 @@ import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
 import {
-  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, positiveInteger, positiveNumber, presetsWithHeuristic, solverPresets,
-  startWith,
+  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, ordersByHeuristic, positiveInteger, positiveNumber, presetsWithHeuristic,
+  solverPresets, startWith,
 } from '../solver-api.js';
 
 /** Exit status when the solver returns a solution that fails to verify: a solver bug. */
@@ -72,8 +72,8 @@ export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Comman
 
 export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout', 'beam'];
 
-/** What each of SEARCHES does, for the help. */
-const SEARCH_KINDS =
+/** What each of SEARCHES does, for the help (solve's and batch's). */
+export const SEARCH_KINDS =
   'dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, ' +
   'proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt ' +
   '(finds wins; proves small deals only)';
@@ -97,14 +97,14 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
     opts.heuristic = checkHeuristic(o.heuristic);
     // A heuristic orders best-first and beam search only (in a preset, those stages): where
     // neither runs, say so rather than ignore it.
-    const ordered = (search: string | undefined): boolean => search === 'best' || search === 'beam';
-    const best = presetsWithHeuristic();
-    const runsBest =
-      ordered(opts.search) || (opts.search === undefined && (opts.preset !== undefined ? best.includes(opts.preset) : ordered(DEFAULT_OPTIONS.search)));
-    if (!runsBest) {
+    const withStage = presetsWithHeuristic();
+    const ordered =
+      ordersByHeuristic(opts.search) ||
+      (opts.search === undefined && (opts.preset !== undefined ? withStage.includes(opts.preset) : ordersByHeuristic(DEFAULT_OPTIONS.search)));
+    if (!ordered) {
       const what = opts.search !== undefined ? `--search ${opts.search}` : opts.preset !== undefined ? `--preset ${opts.preset}` : 'the default search';
       throw new UserError(
-        `--heuristic is used only by best-first and beam search, which ${what} does not run: add --search best or beam${hasPresets() && best.length > 0 ? `, or use a --preset with such a stage (${best.join(', ')})` : ''}`,
+        `--heuristic is used only by best-first and beam search, which ${what} does not run: add --search best or beam${hasPresets() && withStage.length > 0 ? `, or use a --preset with such a stage (${withStage.join(', ')})` : ''}`,
       );
     }
   }
