@@ -67,8 +67,9 @@ function refuseForeignFiles(
   summaryFiles: readonly string[],
 ): void {
   for (const row of chosen) if (states.get(row.name)!.state === 'absent') refuseForeign(rowFile(dir, row), headerOf(row.spec));
-  // Every row's sidecar is read (not only up to the first found): a foreign one is refused now.
-  const sidecars = matrix.filter((row) => rowState(row, rowFile(dir, row)).state !== 'absent');
+  // Every row's sidecar is read (not only up to the first found), but a chosen row's only once
+  // (`states`): a foreign one is refused now.
+  const sidecars = matrix.filter((row) => (states.get(row.name) ?? rowState(row, rowFile(dir, row))).state !== 'absent');
   if (sidecars.length > 0) return;
   const f = summaryFiles.find((file) => existsSync(file));
   if (f !== undefined)
