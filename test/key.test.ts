@@ -13,7 +13,7 @@ import {
 } from '../src/game/index.js';
 import { KeyPacker, hashKey } from '../src/solver/key.js';
 import { FULL, TranspositionTable } from '../src/solver/table.js';
-import { SignatureTable } from '../src/solver/sigtable.js';
+import { SignatureTable, sigSlotsFor } from '../src/solver/sigtable.js';
 import { RULE_VARIANTS, deal as makeDeal, playMoves, sortedCounts } from './helpers.js';
 
 const VARIANTS = [
@@ -648,15 +648,15 @@ describe('signature table (sigtable.ts)', () => {
     expect(sig.insert(a, b ^ 0x7fff0000)).toBeLessThan(0);
   });
 
-  it('takes 8 to 16 bytes a stored state: 6 bytes a slot at a load of 0.375 to 0.75', () => {
+  it('takes 8 to 12 bytes a stored state: 6 bytes a slot at a load of 0.5 to 0.75', () => {
     const sigs = randomSigs(40_000, 'sig-bytes');
     const sig = new SignatureTable(1 << 30, 16);
     let outside = 0;
     sigs.forEach(([a, b], i) => {
       sig.insert(a, b);
       const bytes = sig.bytesPerState();
-      // From 12 states on (the smallest table has 32 slots).
-      if (i + 1 >= 12 && (bytes < 8 || bytes > 16)) outside++;
+      // From 16 states on (the smallest table has 32 slots, and is counted for 16 states at least).
+      if (i + 1 >= 16 && (bytes < 8 || bytes > 12)) outside++;
       // A table grown from its smallest size: the figure is its array per state.
       if (i % 997 === 0 && bytes !== sig.bytes() / sig.size) outside++;
     });
@@ -666,6 +666,32 @@ describe('signature table (sigtable.ts)', () => {
     for (const [a, b] of sigs) big.insert(a, b);
     expect(big.bytes()).toBeGreaterThan(sig.bytes());
     expect(big.bytesPerState()).toBe(sig.bytesPerState());
+  });
+
+  it('grows by a half or a third (32, 48, 64, 96, ... slots), each time the next state would pass a load of 0.75', () => {
+    const sigs = randomSigs(2000, 'sig-grow');
+    const sig = new SignatureTable(1 << 30, 16);
+    const sizes = [sig.bytes() / 6];
+    sigs.forEach(([a, b], i) => {
+      const before = sig.bytes() / 6;
+      sig.insert(a, b);
+      const after = sig.bytes() / 6;
+      if (after !== before) {
+        sizes.push(after);
+        // It grew for state i + 1, the first that the old size could not hold at 0.75.
+        expect(i + 1).toBe(Math.floor(before * 0.75) + 1);
+      }
+    });
+    expect(sizes).toEqual([32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072]);
+    // So the load after a growth is 0.5 (from 2^k) or 0.5625 (from 3 2^k), never below 0.5.
+    expect([sigSlotsFor(16, Infinity), sigSlotsFor(25, Infinity), sigSlotsFor(1152, Infinity), sigSlotsFor(1153, Infinity)]).toEqual([32, 48, 1536, 2048]);
+    // Within a cap: the largest that fits, 0 when not even the smallest does.
+    expect([sigSlotsFor(1e6, 300), sigSlotsFor(1e6, 287), sigSlotsFor(1e6, 191), sigSlotsFor(16, 191)]).toEqual([48, 32, 0, 0]);
+    expect(sigSlotsFor(1e12, Infinity)).toBe(2 ** 30);
+    // Every signature inserted is still found after the growths (the slots of a size not a power of two).
+    let lost = 0;
+    for (const [a, b] of sigs) if (sig.find(a, b) !== 0) lost++;
+    expect(lost).toBe(0);
   });
 
   it('clear() empties it, whether it holds few states, many, or has grown', () => {
@@ -686,9 +712,9 @@ describe('signature table (sigtable.ts)', () => {
   });
 
   it('returns FULL when the memory cap forbids growing, and keeps what it holds', () => {
-    const sigs = randomSigs(100_000, 'sig-full');
-    // Sized up front or grown from the smallest size, within the cap (sized up front for 1 MB
-    // it took 1.5 MB: the slots for the states that fit, rounded up to a power of two).
+    const sigs = randomSigs(200_000, 'sig-full');
+    // Sized up front or grown from the smallest size, within the cap (a table sized up front for
+    // 1 MB once took 1.5 MB: the slots for the states that fit, rounded up).
     for (const [maxBytes, expected] of [[256 * 1024, 16], [1 << 20, 1 << 21], [1 << 20, 16], [1000, 1 << 16], [192, 1 << 16]] as const) {
       const what = `maxBytes ${maxBytes} expected ${expected}`;
       const sig = new SignatureTable(maxBytes, expected);
@@ -699,7 +725,7 @@ describe('signature table (sigtable.ts)', () => {
       expect(sig.size).toBe(fullAt);
       expect(sig.bytes(), what).toBeLessThanOrEqual(maxBytes);
       expect(sig.size * sig.bytesPerState(), what).toBeLessThanOrEqual(maxBytes); // and less before: it only grows
-      expect(sig.size * sig.bytesPerState(), what).toBeGreaterThan(maxBytes / 4);
+      expect(sig.size * sig.bytesPerState(), what).toBeGreaterThan(maxBytes / 2);
       expect(sig.insert(sigs[fullAt]![0], sigs[fullAt]![1])).toBe(FULL);
       expect(sig.find(sigs[0]![0], sigs[0]![1])).toBe(0);
       expect(sig.insert(sigs[fullAt - 1]![0], sigs[fullAt - 1]![1])).toBeLessThan(0);

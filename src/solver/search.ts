@@ -82,7 +82,7 @@ export interface SolveOptions {
    */
   readonly lockBoundEvery: boolean;
   /**
-   * Depth-first search goes on with 48-bit signatures of its positions (sigtable.ts: 8-16 bytes
+   * Depth-first search goes on with 48-bit signatures of its positions (sigtable.ts: 8-12 bytes
    * a state) instead of exact keys (table.ts: 25-33 bytes at full size) once it has stored this
    * many states (Infinity: never). A search that ends exhausted on signatures proves nothing (two
    * positions may share one), so its loss is confirmed by a second depth-first search on exact
@@ -1058,7 +1058,7 @@ export class Solver {
   /** The signature table and tree for one best-first search: the last ones, emptied, when they fit, else new ones. */
   private searchTree(o: SolveOptions): SearchTree {
     const maxBytes = o.maxMemoryMB * 1024 * 1024;
-    // Two thirds of the cap for the signatures (8 to 16 bytes a state), a third for the tree (5).
+    // Two thirds of the cap for the signatures (8 to 12 bytes a state), a third for the tree (5).
     let t = this.bestTree;
     if (!t || t.maxBytes !== maxBytes / 3 || t.sig.bits !== o.signatureBits) {
       const sig = new SignatureTable((2 * maxBytes) / 3, Math.min(o.maxNodes * 4, 1 << 30), o.signatureBits);

@@ -1,5 +1,5 @@
 import { type KeyPacker } from './key.js';
-import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats, type TranspositionTable, indexSlotsFor } from './table.js';
+import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats, type TranspositionTable } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each position instead of its packed key:
@@ -10,15 +10,18 @@ import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats,
  *
  * The signature is made by the KeyPacker without packing the key (`baseSig`, `childSig`: an
  * additive hash over the key's parts, a child's made from its parent's by a few differences; see
- * key.ts), in two 32-bit lanes: the first lane's low bits pick the home slot, and the slot keeps
- * all of it and 16 bits of the second. It is a function of the key (`keySig` makes it from one),
- * so positions with one key have one signature, and `addAll` can take over an exact table.
+ * key.ts), in two 32-bit lanes: the first lane's high bits pick the home slot (`resize`), and
+ * the slot keeps all of it and 16 bits of the second. It is a function of the key (`keySig`
+ * makes it from one), so positions with one key have one signature, and `addAll` can take over
+ * an exact table.
  *
- * Memory per stored state: 6 bytes a slot / load, the load kept between 0.375 and 0.75 by
- * doubling: 8 to 16 bytes a state (`bytesPerState()`, checked by a test). The slots never take
- * more than `maxBytes` (the memory cap): the table is sized within it and doubles only while
- * the cap allows. A cap below the smallest table (MIN_SLOTS slots, 192 bytes) makes one that
- * stores nothing (every insert is FULL).
+ * Memory per stored state: 6 bytes a slot / load, the load kept between 0.5 and 0.75 by growing
+ * by a half or a third (`slotsAfter`): 8 to 12 bytes a state (`bytesPerState()`, checked by a
+ * test). Doubling, as the exact table's index does, would let the load fall to 0.375 (16 bytes
+ * a state). Since a size need not be a power of two, a signature's home slot is found by two
+ * multiplications and shifts, not a mask (`resize`). The slots never take more than `maxBytes` (the memory cap): the table is sized
+ * within it and grows only while the cap allows. A cap below the smallest table (MIN_SLOTS
+ * slots, 192 bytes) makes one that stores nothing (every insert is FULL).
  *
  * Two different positions can share a signature. The odds: about n^2 / 2^49 for n states, so
  * 0.2 pairs at 10 million states. Such a pair makes the search skip the second position as if
@@ -33,7 +36,10 @@ import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats,
 export class SignatureTable implements TableStats {
   /** Three 16-bit words a slot: the first lane's high and low halves, the second lane's low half; all zero = empty. */
   private slots: Uint16Array;
-  private mask: number;
+  /** Slots (a number of `slotsAfter`'s sequence), and how a signature's home slot is found among them (`homeOf`). */
+  private cap = 0;
+  private mul = 0;
+  private shift = 0;
   private readonly hiMask: number;
   private readonly loMask: number;
   /** The slots of the first JOURNAL states inserted since the last clear, so that clearing a table that holds few (a look-ahead's) touches only those. */
@@ -56,19 +62,30 @@ export class SignatureTable implements TableStats {
     readonly bits = 48,
   ) {
     if (!(bits >= 1 && bits <= 48)) throw new RangeError(`signature bits must be 1 to 48, not ${bits}`);
-    this.hiMask = bits >= 32 ? 0xffffffff : (2 ** bits - 1) >>> 0;
+    // The first lane's high bits: they pick the home slot (`resize`), so a few bits kept still spread.
+    this.hiMask = bits >= 32 ? 0xffffffff : (0xffffffff - (2 ** (32 - bits) - 1)) >>> 0;
     this.loMask = bits > 32 ? 2 ** (bits - 32) - 1 : 0;
     const states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor((maxBytes * MAX_LOAD) / SLOT_BYTES)));
-    // A power of two, rounded up from the states that fit: halved until it fits the cap.
-    let cap = indexSlotsFor(states);
-    while (cap > MIN_SLOTS && cap * SLOT_BYTES > maxBytes) cap /= 2;
-    if (cap * SLOT_BYTES > maxBytes) {
+    // The size for those states (rounded up in the sequence), or the largest below it that fits the cap.
+    const cap = sigSlotsFor(states, maxBytes);
+    if (cap === 0) {
       this.slots = NO_SLOTS;
-      this.mask = 0;
       return;
     }
     this.slots = new Uint16Array(cap * 3);
-    this.mask = cap - 1;
+    this.resize(cap);
+  }
+
+  /**
+   * Sets the slots to `cap`, m 2^j with m 2 or 3 (`slotsAfter`): a signature's home slot is
+   * then floor(x m / 2^(30 - j)) for x its first lane's high 30 bits (`probe`), below m 2^j.
+   * The lanes are sums of random words (key.ts), so their high bits are as random as the low.
+   */
+  private resize(cap: number): void {
+    const m = (cap & (cap - 1)) === 0 ? 2 : 3;
+    this.cap = cap;
+    this.mul = m;
+    this.shift = 30 - (31 - Math.clz32(cap / m));
   }
 
   /** Bytes the table's array takes now (none for a table with no room: NO_SLOTS is shared). */
@@ -82,7 +99,7 @@ export class SignatureTable implements TableStats {
    */
   bytesPerState(): number {
     if (this.size === 0) return 0;
-    return (SLOT_BYTES * indexSlotsFor(Math.max(this.size, MIN_STATES))) / this.size;
+    return (SLOT_BYTES * sigSlotsFor(Math.max(this.size, MIN_STATES), Infinity)) / this.size;
   }
 
   /** Empties the table, keeping its array. */
@@ -109,7 +126,7 @@ export class SignatureTable implements TableStats {
   insert(a: number, b: number): number {
     const i = this.probe(a, b);
     if (i < 0) return EXISTS;
-    if (this.size + 1 > (this.mask + 1) * MAX_LOAD) {
+    if (this.size + 1 > this.cap * MAX_LOAD) {
       if (!this.grow()) return FULL;
       return this.insert(a, b);
     }
@@ -154,8 +171,10 @@ export class SignatureTable implements TableStats {
     this.sigB = b;
     this.sigC = c;
     const s = this.slots;
-    const mask = this.mask;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
+    const cap = this.cap;
+    // The home slot: h's high 30 bits scaled to [0, cap) (`resize`). imul's low 32 bits are the
+    // whole product: below 3 2^30.
+    for (let i = Math.imul(h >>> 2, this.mul) >>> this.shift; ; i = i + 1 === cap ? 0 : i + 1) {
       const p = i * 3;
       const x = s[p]!;
       const y = s[p + 1]!;
@@ -167,29 +186,57 @@ export class SignatureTable implements TableStats {
 
   private grow(): boolean {
     const old = this.slots;
-    const cap = (this.mask + 1) * 2;
-    if (cap * SLOT_BYTES > this.maxBytes || old === NO_SLOTS) return false;
+    const cap = slotsAfter(this.cap);
+    if (cap > MAX_SLOTS || cap * SLOT_BYTES > this.maxBytes || old === NO_SLOTS) return false;
     const s = new Uint16Array(cap * 3);
-    const mask = cap - 1;
+    this.resize(cap);
+    const mul = this.mul;
+    const shift = this.shift;
     for (let p = 0; p < old.length; p += 3) {
       const x = old[p]!;
       const y = old[p + 1]!;
       const z = old[p + 2]!;
       if ((x | y | z) === 0) continue;
-      let i = ((x << 16) | y) & mask;
-      while ((s[i * 3]! | s[i * 3 + 1]! | s[i * 3 + 2]!) !== 0) i = (i + 1) & mask;
+      let i = Math.imul(((x << 16) | y) >>> 2, mul) >>> shift;
+      while ((s[i * 3]! | s[i * 3 + 1]! | s[i * 3 + 2]!) !== 0) i = i + 1 === cap ? 0 : i + 1;
       s[i * 3] = x;
       s[i * 3 + 1] = y;
       s[i * 3 + 2] = z;
     }
     this.slots = s;
-    this.mask = mask;
     this.journaled = false; // its slots moved
     return true;
   }
 }
 
 const SLOT_BYTES = 6;
+/** The most slots a table takes (6 GB): every size is then a 32-bit integer, for `slotsAfter` and `resize`. */
+const MAX_SLOTS = 2 ** 30;
+
+/**
+ * The table's next size: half as many slots again from a power of two, a third again from three
+ * times one, so every size is 2^k or 3 2^k. From MIN_SLOTS (32): 48, 64, 96, 128, 192, ...
+ */
+export function slotsAfter(cap: number): number {
+  return (cap & (cap - 1)) === 0 ? cap + (cap >>> 1) : cap + cap / 3;
+}
+
+/**
+ * Slots of the smallest table of the sequence (MIN_SLOTS, then `slotsAfter`) that holds `states`
+ * at a load of at most MAX_LOAD; or, when that takes more than `maxBytes`, the largest one of
+ * the sequence that fits; 0 when not even MIN_SLOTS fits.
+ */
+export function sigSlotsFor(states: number, maxBytes: number): number {
+  if (MIN_SLOTS * SLOT_BYTES > maxBytes) return 0;
+  let cap = MIN_SLOTS;
+  for (;;) {
+    if (cap * MAX_LOAD >= states) return cap;
+    const next = slotsAfter(cap);
+    if (next > MAX_SLOTS || next * SLOT_BYTES > maxBytes) return cap;
+    cap = next;
+  }
+}
+
 /**
  * The slots of a table whose cap cannot hold the smallest one: a single empty slot, shared, and
  * never written (insert finds no room and returns FULL before it writes; clear has nothing to
