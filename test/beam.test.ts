@@ -1,5 +1,5 @@
 // Beam search (search 'beam'): its levels (src/solver/beam.ts) and the search on full-size deals.
-// Its verdicts on small deals are cross-checked with the other searches in test/solver.test.ts.
+// Its verdicts on small deals are cross-checked with the other searches in test/crosscheck.test.ts.
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, pysolDeal, verifyMoves } from '../src/game/index.js';
 import seedrandom from 'seedrandom';
@@ -19,7 +19,7 @@ function rooted(): SearchTree {
 /** Levels that start at the root of a fresh `rooted()` tree, keeping `width` states a level. */
 function levelsAtRoot(width: number): { tree: SearchTree; lv: BeamLevels } {
   const lv = new BeamLevels();
-  lv.begin(width, 0);
+  lv.begin(width, 0, -7);
   return { tree: rooted(), lv };
 }
 
@@ -27,15 +27,16 @@ describe('beam levels', () => {
   it('keep the best `width` children by score, equal scores in the order added, a position once', () => {
     const { tree, lv } = levelsAtRoot(3);
     // Candidates of the root (rank 0): move m has signature lanes (m, m); scores 5, 9, 9, 1, 9.
-    lv.add(0, 10, 10, 10, 5);
-    lv.add(0, 11, 11, 11, 9);
-    lv.add(0, 12, 12, 12, 9);
-    lv.add(0, 13, 13, 13, 1);
-    lv.add(0, 11, 11, 11, 9); // the same position as the second: kept once
+    lv.add(0, 10, 10, 10, 5, 110);
+    lv.add(0, 11, 11, 11, 9, 111);
+    lv.add(0, 12, 12, 12, 9, 112);
+    lv.add(0, 13, 13, 13, 1, 113);
+    lv.add(0, 11, 11, 11, 9, 111); // the same position as the second: kept once
     expect(lv.select(tree.sig, tree)).toBe(3);
     // The 9s in the order added (ids 1, 2), then the 5 (id 3); the 1 is left out.
     expect(Array.from(lv.ids.subarray(0, lv.size))).toEqual([1, 2, 3]);
     expect([tree.via(1), tree.via(2), tree.via(3)]).toEqual([11, 12, 10]);
+    expect(Array.from(lv.tags.subarray(0, lv.size))).toEqual([111, 112, 110]);
     expect([tree.parent(1), tree.parent(2), tree.parent(3)]).toEqual([0, 0, 0]);
     expect(lv.truncated).toBe(true);
     expect([lv.next, lv.count]).toEqual([0, 0]);
@@ -43,33 +44,39 @@ describe('beam levels', () => {
 
   it('order the next level as the tree: by the parent, then by score', () => {
     const { tree, lv } = levelsAtRoot(8);
-    lv.add(0, 1, 101, 1, 0);
-    lv.add(0, 2, 102, 1, 0);
+    lv.add(0, 1, 101, 1, 0, 101);
+    lv.add(0, 2, 102, 1, 0, 102);
     lv.select(tree.sig, tree); // states 1 and 2, ranks 0 and 1
     expect(lv.truncated).toBe(false);
     // The second state's children score best, but the first's come first in the level.
-    lv.add(0, 3, 103, 1, 1);
-    lv.add(1, 4, 104, 1, 7);
-    lv.add(0, 5, 105, 1, 2);
-    lv.add(1, 6, 106, 1, 6);
+    lv.add(0, 3, 103, 1, 1, 103);
+    lv.add(1, 4, 104, 1, 7, 104);
+    lv.add(0, 5, 105, 1, 2, 105);
+    lv.add(1, 6, 106, 1, 6, 106);
     expect(lv.select(tree.sig, tree)).toBe(4);
     // Ids in score order: 4 (id 3), 6 (4), 5 (5), 3 (6); in tree order: parent 1's 5, 3, then parent 2's 4, 6.
     expect(Array.from(lv.ids.subarray(0, lv.size))).toEqual([5, 6, 3, 4]);
     expect([5, 6, 3, 4].map((id) => tree.parent(id))).toEqual([1, 1, 2, 2]);
+    // The tags in the same order: moves 5, 3, 4, 6.
+    expect(Array.from(lv.tags.subarray(0, lv.size))).toEqual([105, 103, 104, 106]);
     expect(lv.truncated).toBe(false);
   });
 
   it('grow past their first buffers and report the memory cap', () => {
     const { tree, lv } = levelsAtRoot(5000);
-    for (let c = 0; c < 3000; c++) lv.add(0, c & 0xfff, 1000 + c, 7, c % 13);
+    for (let c = 0; c < 3000; c++) lv.add(0, c & 0xfff, 1000 + c, 7, c % 13, c);
     expect(lv.select(tree.sig, tree)).toBe(3000);
     expect(lv.size).toBe(3000);
+    // Each state's tag came with it: its move was its candidate's number, and so was its tag.
+    let wrong = 0;
+    for (let k = 0; k < 3000; k++) if (lv.tags[k] !== tree.via(lv.ids[k]!)) wrong++;
+    expect(wrong).toBe(0);
     // A table with room for a handful of states: full before the level is kept.
     const small = new SearchTree(new SignatureTable(256, 4), 1 << 20);
     small.sig.insert(1, 1);
     small.begin(1, 1);
-    lv.begin(100, 0);
-    for (let c = 0; c < 100; c++) lv.add(0, c, 5000 + c, 9, 0);
+    lv.begin(100, 0, 0);
+    for (let c = 0; c < 100; c++) lv.add(0, c, 5000 + c, 9, 0, 0);
     expect(lv.select(small.sig, small)).toBe(-1);
   });
 });
@@ -107,7 +114,7 @@ describe('selecting the best candidates a block at a time', () => {
       for (let c = 0; c < n; c++) if (rng() < 0.8) seen.add(c);
       for (const c of seen) tree.sig.insert(10 + c, 3);
       const lane = (c: number): number => 10 + (c % 7 === 0 && c > 0 ? c - 1 : c);
-      for (let c = 0; c < n; c++) lv.add(0, c & 0xfff, lane(c), 3, score[c]!);
+      for (let c = 0; c < n; c++) lv.add(0, c & 0xfff, lane(c), 3, score[c]!, c);
       // The reference: every candidate in score order (ties in the order added), new ones kept.
       const order = Array.from({ length: n }, (_, c) => c).sort((x, y) => score[y]! - score[x]! || x - y);
       const want: number[] = [];
@@ -120,8 +127,9 @@ describe('selecting the best candidates a block at a time', () => {
       }
       const kept = lv.select(tree.sig, tree);
       expect(kept).toBe(want.length);
-      // All children of the root: the level is in score order.
+      // All children of the root: the level is in score order, each with its tag.
       expect(Array.from(lv.ids.subarray(0, kept), (id) => tree.via(id))).toEqual(want);
+      expect(Array.from(lv.tags.subarray(0, kept), (c) => c & 0xfff)).toEqual(want);
     }
   });
 });

@@ -11,7 +11,7 @@ import {
   type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, deckCount, formatRules, moveSrc, parseRules, parseSize,
   verifyMoves,
 } from '../src/game/index.js';
-import { HEURISTICS, blocked, spaces, waiting } from '../src/solver/heuristics.js';
+import { ChildScores, HEURISTICS, blocked, dealtLeft, spaces, waiting } from '../src/solver/heuristics.js';
 import { WasteBound } from '../src/solver/wastebound.js';
 import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lockbound.js';
 import { PileBound } from '../src/solver/bound.js';
@@ -1433,6 +1433,58 @@ describe('heuristic scores', () => {
     }
     expect(positions).toBeGreaterThan(1000);
     expect(differ, 'positions where the two counts differ').toBeGreaterThan(500);
+  });
+
+  it("ChildScores: each child's score is the heuristic's own value, its blocked count kept or counted, along random games", () => {
+    const rng = seedrandom('child-scores');
+    const moves = new Int32Array(MAX_MOVES);
+    const scores = new ChildScores();
+    const names = Object.keys(HEURISTICS);
+    let children = 0;
+    let changed = 0;
+    const cases = [
+      [pysolDeal(3), parseRules('pysol')],
+      [dealFromNumber(4, FULL_SIZE), BOOK],
+      ...RULE_VARIANTS.map((v) => [dealFromNumber(7, parseSize('1x6 5x3')), parseRules(v)] as const),
+    ] as const;
+    for (const [deal, rules] of cases) {
+      const g = new Game(deal, rules);
+      for (let step = 0; step < 250; step++) {
+        const n = g.generate(moves, GEN_ALL);
+        if (n === 0) break;
+        const b = blocked(g);
+        for (const name of names) {
+          const h = HEURISTICS[name]!;
+          const w = h.weights!;
+          // The weights are the function's: the weighted sum of the features is its value.
+          expect(w.home * g.home + w.blocked * b + w.spaces * spaces(g) + w.dealtLeft * dealtLeft(g) + w.waiting * waiting(g), name).toBe(h(g));
+          // Half the time the parent's count is given (as beam search keeps it), else counted.
+          scores.parent(g, h, step % 2 === 0 ? b : -1);
+          for (let i = 0; i < n; i++) {
+            g.apply(moves[i]!);
+            const v = scores.child(g, h, moves[i]!);
+            expect(v, `${name} step ${step} move ${i}`).toBe(h(g));
+            if (w.blocked !== 0) {
+              expect(scores.blocked).toBe(blocked(g));
+              if (scores.blocked !== b) changed++;
+            }
+            children++;
+            g.undo();
+          }
+        }
+        g.apply(moves[Math.floor(rng() * n)]!);
+      }
+    }
+    expect(children).toBeGreaterThan(20_000);
+    expect(changed, "children whose blocked count is not their parent's").toBeGreaterThan(500);
+    // A heuristic without weights (a user's) is called as it is.
+    const g = new Game(pysolDeal(3), parseRules('pysol'));
+    const own = (x: Game): number => 7 * x.home - x.wasteLen;
+    scores.parent(g, own, -1);
+    g.generate(moves, GEN_ALL);
+    g.apply(moves[0]!);
+    expect(scores.child(g, own, moves[0]!)).toBe(own(g));
+    expect(scores.blocked).toBe(0);
   });
 
   it('fractional, huge and NaN scores cannot corrupt best-first search', () => {

@@ -18,8 +18,9 @@ const LOW = 2 ** 27;
  * their lines, and the search tree's walk from one to the next (`SearchTree.walkTo`) is short.
  */
 export class BeamLevels {
-  /** The level being expanded: state ids of the search tree, `size` of them, in tree order. */
+  /** The level being expanded: state ids of the search tree, `size` of them, in tree order, and the value each carries (`add`). */
   ids = new Int32Array(1024);
+  tags = new Int32Array(1024);
   size = 0;
   /** The rank in `ids` of the next state to expand. */
   next = 0;
@@ -27,32 +28,40 @@ export class BeamLevels {
   width = 0;
   /** Whether a level has left out a candidate (its search then proves nothing when it ends). */
   truncated = false;
-  /** Candidates for the next level, `count` of them: the rank of the parent in `ids`, the move, the child's signature lanes and its score. */
+  /** Candidates for the next level, `count` of them: the rank of the parent in `ids`, the move, the child's signature lanes, its score and its tag. */
   count = 0;
   private parent = new Int32Array(1024);
+  private tag = new Int32Array(1024);
   private move = new Int32Array(1024);
   private sigA = new Int32Array(1024);
   private sigB = new Int32Array(1024);
   private score = new Int32Array(1024);
-  /** Sort keys (score order, then tree order) and the ids given to the candidates kept. */
+  /** Sort keys (score order, then tree order), and the ids and tags of the candidates kept. */
   private keys = new Float64Array(1024);
   private idOf = new Int32Array(1024);
+  private tagOf = new Int32Array(1024);
 
-  /** Starts a search whose first level is the state `root` alone; a level keeps at most `width` states. */
-  begin(width: number, root: number): void {
+  /** Starts a search whose first level is the state `root` alone, with tag `rootTag`; a level keeps at most `width` states. */
+  begin(width: number, root: number, rootTag: number): void {
     this.width = width;
     this.truncated = false;
     this.ids[0] = root;
+    this.tags[0] = rootTag;
     this.size = 1;
     this.next = 0;
     this.count = 0;
   }
 
-  /** A candidate for the next level: the child of the state of rank `parent` by move `m`, with signature lanes a, b and score `s`. */
-  add(parent: number, m: number, a: number, b: number, s: number): void {
+  /**
+   * A candidate for the next level: the child of the state of rank `parent` by move `m`, with
+   * signature lanes a, b, score `s`, and a tag that goes with it to the next level (the search
+   * keeps the child's `blocked` count there, so that it need not count it again).
+   */
+  add(parent: number, m: number, a: number, b: number, s: number, tag: number): void {
     const c = this.count;
     if (c === this.parent.length) this.grow();
     this.parent[c] = parent;
+    this.tag[c] = tag;
     this.move[c] = m;
     this.sigA[c] = a;
     this.sigB[c] = b;
@@ -91,6 +100,7 @@ export class BeamLevels {
       if (id < 0) continue;
       if (id >= TREE_MAX_STATES || !tree.set(id, this.ids[this.parent[c]!]!, this.move[c]!)) return -1;
       this.idOf[kept] = id;
+      this.tagOf[kept] = this.tag[c]!;
       // Tree order: by the parent's rank, then score order (kept < 2^27, parent ranks below the
       // width). Slot `kept` of `keys` has been read: kept <= j.
       keys[kept] = this.parent[c]! * LOW + kept;
@@ -99,8 +109,15 @@ export class BeamLevels {
     // A candidate left unlooked-at may have been new: this level left it out.
     if (j < n) this.truncated = true;
     keys.subarray(0, kept).sort();
-    if (kept > this.ids.length) this.ids = new Int32Array(Math.max(kept, 2 * this.ids.length));
-    for (let k = 0; k < kept; k++) this.ids[k] = this.idOf[keys[k]! % LOW]!;
+    if (kept > this.ids.length) {
+      this.ids = new Int32Array(Math.max(kept, 2 * this.ids.length));
+      this.tags = new Int32Array(this.ids.length);
+    }
+    for (let k = 0; k < kept; k++) {
+      const i = keys[k]! % LOW;
+      this.ids[k] = this.idOf[i]!;
+      this.tags[k] = this.tagOf[i]!;
+    }
     this.size = kept;
     this.next = 0;
     this.count = 0;
@@ -116,6 +133,8 @@ export class BeamLevels {
       return b;
     };
     this.parent = wider(this.parent);
+    this.tag = wider(this.tag);
+    this.tagOf = wider(this.tagOf);
     this.move = wider(this.move);
     this.sigA = wider(this.sigA);
     this.sigB = wider(this.sigB);

@@ -5,7 +5,7 @@ import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { Game, type PackedMove, MAX_MOVES, SRC_DRAW } from '../game/state.js';
 import { verifyMoves } from '../game/verify.js';
 import { shortenLine } from '../game/shorten.js';
-import { type Heuristic, HEURISTICS, SCORE_MAX } from './heuristics.js';
+import { type Heuristic, ChildScores, HEURISTICS, SCORE_MAX, blocked } from './heuristics.js';
 import { PileBound } from './bound.js';
 import { WasteBound } from './wastebound.js';
 import { LockBound } from './lockbound.js';
@@ -529,6 +529,8 @@ export class Solver {
   private look: Lookahead | null = null;
   private bestTree: SearchTree | null = null;
   private beamLevels: BeamLevels | null = null;
+  /** Best-first and beam search's children's scores (`ChildScores`). */
+  private readonly childScores = new ChildScores();
   /** The running search yields (at its next check) once it has expanded this many nodes. */
   private sliceEnd = Infinity;
   /** Nodes and best home of the running search at its last yield. */
@@ -898,7 +900,7 @@ export class Solver {
     if (!tree) return this.noRoomAtRoot(0, g.home);
     // Priority: heuristic score, then newest first (a depth-first tie-break).
     const queue = new FastPriorityQueue<number>((a, b) => a > b);
-    queue.add(score(h, g) * SCALE);
+    queue.add(score(h(g)) * SCALE);
     const at: BestAt = { nodes: 0, bestHome: g.home, moves: moveOptions(o), tactics: isRestricted(o.tactics) ? o.tactics : null };
     const deadline = t0 + o.maxSeconds * 1000;
     for (;;) {
@@ -993,7 +995,7 @@ export class Solver {
       while (g.histLen > 0) g.undo();
       const tree = this.rootedTree(o);
       if (!tree) return this.noRoomAtRoot(at.nodes, at.bestHome);
-      levels.begin(width, 0);
+      levels.begin(width, 0, blocked(g));
       let r: Omit<SolveResult, 'seconds'> | null | undefined;
       while ((r = this.beamSlice(o, h, tree, levels, deadline, at)) === null) yield;
       if (r !== undefined) return r;
@@ -1019,6 +1021,7 @@ export class Solver {
     const moves = this.moveBuf;
     const mo = at.moves;
     const sliceEnd = this.sliceEnd;
+    const scores = this.childScores;
     for (;;) {
       if (levels.next === levels.size) {
         if (levels.count === 0) {
@@ -1037,6 +1040,7 @@ export class Solver {
       const pa = tree.sigA;
       const pb = tree.sigB;
       const n = this.childMoves(moves, 0, tree.justDrew, mo, at.tactics);
+      scores.parent(g, h, levels.tags[rank]!);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         const childDrew = (m & 63) === SRC_DRAW;
@@ -1048,7 +1052,7 @@ export class Solver {
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-        if (!this.boundCuts(o, m, childDrew)) levels.add(rank, m, a, b, score(h, g));
+        if (!this.boundCuts(o, m, childDrew)) levels.add(rank, m, a, b, score(scores.child(g, h, m)), scores.blocked);
         g.undo();
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
@@ -1083,6 +1087,7 @@ export class Solver {
     const moves = this.moveBuf;
     const mo = at.moves;
     const sliceEnd = this.sliceEnd;
+    const scores = this.childScores;
     while (!queue.isEmpty()) {
       const top = queue.poll()!;
       const id = top - Math.floor(top / SCALE) * SCALE;
@@ -1093,6 +1098,7 @@ export class Solver {
       const pa = tree.sigA;
       const pb = tree.sigB;
       const n = this.childMoves(moves, 0, tree.justDrew, mo, at.tactics);
+      scores.parent(g, h, -1);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         const childDrew = (m & 63) === SRC_DRAW;
@@ -1104,7 +1110,7 @@ export class Solver {
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-        if (!this.boundCuts(o, m, childDrew)) queue.add(score(h, g) * SCALE + cid);
+        if (!this.boundCuts(o, m, childDrew)) queue.add(score(scores.child(g, h, m)) * SCALE + cid);
         g.undo();
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
@@ -1302,12 +1308,12 @@ function treeResult(
 }
 
 /**
- * A heuristic's score as the queue needs it: a whole number in [-2^20, 2^20] (the queue key is
+ * A heuristic's value as the queue needs it: a whole number in [-2^20, 2^20] (the queue key is
  * score * 2^27 + state id, which must stay an exact double). A fractional score is floored and a
  * larger one clamped, so no heuristic can corrupt a state id; NaN counts as the lowest score.
  */
-function score(h: Heuristic, g: Game): number {
-  const v = Math.floor(h(g));
+function score(value: number): number {
+  const v = Math.floor(value);
   return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;
 }
 
