@@ -19,6 +19,8 @@ import { type Game, type PackedMove, SRC_DRAW, SRC_WASTE } from '../game/state.j
  *   level if you need it.
  * - **Deterministic**: the same position gives the same score (no randomness, no state carried
  *   from call to call), else node counts and the bench signature are not reproducible.
+ * - **No `weights` property**: the built-in ones carry one, and a search that finds it scores
+ *   children from it instead of calling the function (`ChildScores`).
  *
  * What it may read from `g` (a `Game`, src/game/state.ts; cards are `suit * 16 + rank`, suit
  * `c >> 4` in the order S H D C, rank `c & 15` from 1 = ace to 13 = king):
