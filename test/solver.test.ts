@@ -1,8 +1,8 @@
 /**
  * Correctness of the perfect-information solver (src/solver) beyond the cross-check
- * (test/crosscheck.test.ts): every win must replay through the verifier, results must be deterministic, budgets must give
- * `unknown` (never `unsolvable`), the bounds must never call a winning line lost, and a bench
- * signature pins the node count of the default search.
+ * (test/crosscheck.test.ts): every win must replay through the verifier, results must be
+ * deterministic, budgets must give `unknown` (never `unsolvable`), the bounds must never call
+ * a winning line lost, and a bench signature pins the node count of the default search.
  */
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
