@@ -14,7 +14,8 @@ class LongestFirst extends BaseSequencer {
       const i = LONGEST.findIndex((name) => f.moduleId.endsWith(name));
       return i < 0 ? LONGEST.length : i;
     };
-    return sorted.map((f, k) => [f, k] as const).sort(([a, i], [b, j]) => rank(a) - rank(b) || i - j).map(([f]) => f);
+    // Array sort is stable: the rest keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 

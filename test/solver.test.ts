@@ -1480,9 +1480,13 @@ describe('heuristic scores', () => {
     // A heuristic without weights (a user's) is called as it is.
     const g = new Game(pysolDeal(3), parseRules('pysol'));
     const own = (x: Game): number => 7 * x.home - x.wasteLen;
-    scores.parent(g, own, -1);
     g.generate(moves, GEN_ALL);
     g.apply(moves[0]!);
+    // A built-in one first, so that the count left behind is not 0.
+    scores.parent(g, HEURISTICS.buried!, 7);
+    scores.child(g, HEURISTICS.buried!, moves[0]!);
+    expect(scores.blocked).toBeGreaterThan(0);
+    scores.parent(g, own, -1);
     expect(scores.child(g, own, moves[0]!)).toBe(own(g));
     expect(scores.blocked).toBe(0);
   });

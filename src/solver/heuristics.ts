@@ -190,7 +190,10 @@ export class ChildScores {
   /** h of the child that move m leads to from the position given to `parent`; `g` stands on the child. */
   child(g: Game, h: Heuristic, m: PackedMove): number {
     const w = h.weights;
-    if (w === undefined) return h(g);
+    if (w === undefined) {
+      this.blocked = 0;
+      return h(g);
+    }
     let v = w.home * g.home + w.spaces * spaces(g) + w.dealtLeft * dealtLeft(g) + w.waiting * waiting(g);
     let b = 0;
     const src = m & 63;

@@ -36,7 +36,7 @@ import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats,
 export class SignatureTable implements TableStats {
   /** Three 16-bit words a slot: the first lane's high and low halves, the second lane's low half; all zero = empty. */
   private slots: Uint16Array;
-  /** Slots (a number of `slotsAfter`'s sequence), and how a signature's home slot is found among them (`homeOf`). */
+  /** Slots (a number of `slotsAfter`'s sequence), and how a signature's home slot is found among them (`resize`, `home`). */
   private cap = 0;
   private mul = 0;
   private shift = 0;
@@ -85,7 +85,12 @@ export class SignatureTable implements TableStats {
     const m = (cap & (cap - 1)) === 0 ? 2 : 3;
     this.cap = cap;
     this.mul = m;
-    this.shift = 30 - (31 - Math.clz32(cap / m));
+    this.shift = 30 - (31 - Math.clz32((cap / m) | 0));
+  }
+
+  /** The home slot of first lane h (unsigned): its high 30 bits scaled to [0, cap) (`resize`); imul's low 32 bits are the whole product, below 3 2^30. */
+  private home(h: number): number {
+    return Math.imul(h >>> 2, this.mul) >>> this.shift;
   }
 
   /** Bytes the table's array takes now (none for a table with no room: NO_SLOTS is shared). */
@@ -172,9 +177,7 @@ export class SignatureTable implements TableStats {
     this.sigC = c;
     const s = this.slots;
     const cap = this.cap;
-    // The home slot: h's high 30 bits scaled to [0, cap) (`resize`). imul's low 32 bits are the
-    // whole product: below 3 2^30.
-    for (let i = Math.imul(h >>> 2, this.mul) >>> this.shift; ; i = i + 1 === cap ? 0 : i + 1) {
+    for (let i = this.home(h); ; i = i + 1 === cap ? 0 : i + 1) {
       const p = i * 3;
       const x = s[p]!;
       const y = s[p + 1]!;
@@ -190,14 +193,12 @@ export class SignatureTable implements TableStats {
     if (cap > MAX_SLOTS || cap * SLOT_BYTES > this.maxBytes || old === NO_SLOTS) return false;
     const s = new Uint16Array(cap * 3);
     this.resize(cap);
-    const mul = this.mul;
-    const shift = this.shift;
     for (let p = 0; p < old.length; p += 3) {
       const x = old[p]!;
       const y = old[p + 1]!;
       const z = old[p + 2]!;
       if ((x | y | z) === 0) continue;
-      let i = Math.imul(((x << 16) | y) >>> 2, mul) >>> shift;
+      let i = this.home(((x << 16) | y) >>> 0);
       while ((s[i * 3]! | s[i * 3 + 1]! | s[i * 3 + 2]!) !== 0) i = i + 1 === cap ? 0 : i + 1;
       s[i * 3] = x;
       s[i * 3 + 1] = y;
@@ -217,8 +218,8 @@ const MAX_SLOTS = 2 ** 30;
  * The table's next size: half as many slots again from a power of two, a third again from three
  * times one, so every size is 2^k or 3 2^k. From MIN_SLOTS (32): 48, 64, 96, 128, 192, ...
  */
-export function slotsAfter(cap: number): number {
-  return (cap & (cap - 1)) === 0 ? cap + (cap >>> 1) : cap + cap / 3;
+function slotsAfter(cap: number): number {
+  return (cap & (cap - 1)) === 0 ? cap + (cap >>> 1) : cap + ((cap / 3) | 0);
 }
 
 /**
