@@ -23,7 +23,7 @@ import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { DFS_LOST, DFS_WON, DepthFirst } from '../src/solver/dfs.js';
-import { DST_FOUNDATION, SRC_WASTE } from '../src/game/state.js';
+import { DST_FOUNDATION, SRC_FIFTH, SRC_WASTE } from '../src/game/state.js';
 import { type SecondDeal } from '../src/game/rules.js';
 import { TranspositionTable } from '../src/solver/table.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
@@ -1442,6 +1442,8 @@ describe('heuristic scores', () => {
     const names = Object.keys(HEURISTICS);
     let children = 0;
     let changed = 0;
+    let scoredBefore = 0;
+    const sources = new Set<string>();
     const cases = [
       [pysolDeal(3), parseRules('pysol')],
       [dealFromNumber(4, FULL_SIZE), BOOK],
@@ -1460,10 +1462,34 @@ describe('heuristic scores', () => {
           expect(w.home * g.home + w.blocked * b + w.spaces * spaces(g) + w.dealtLeft * dealtLeft(g) + w.waiting * waiting(g), name).toBe(h(g));
           // Half the time the parent's count is given (as beam search keeps it), else counted.
           scores.parent(g, h, step % 2 === 0 ? b : -1);
+          expect(scores.direct).toBe(true);
           for (let i = 0; i < n; i++) {
-            g.apply(moves[i]!);
-            const v = scores.child(g, h, moves[i]!);
+            const m = moves[i]!;
+            const src = m & 63;
+            // A card's move is scored before it is played as well (beam and best-first search do).
+            let before = Number.NaN;
+            let beforeHome = -1;
+            let beforeBlocked = -1;
+            if (src < SRC_DRAW) {
+              before = scores.before(g, h, m);
+              beforeHome = scores.home;
+              beforeBlocked = scores.blocked;
+              sources.add(src < SRC_WASTE ? 'column' : src === SRC_WASTE ? 'waste' : src === SRC_FIFTH ? 'fifth' : 'privileged');
+              const dst = (m >> 6) & 63;
+              if (dst === DST_FOUNDATION) sources.add('to foundation');
+              else if (g.len[dst] === 0) sources.add('to space');
+              else sources.add('to column');
+              if (src < SRC_WASTE && g.len[src] === 1) sources.add('empties');
+            }
+            g.apply(m);
+            const v = scores.child(g, h, m);
             expect(v, `${name} step ${step} move ${i}`).toBe(h(g));
+            if (src < SRC_DRAW) {
+              expect(before, `${name} step ${step} move ${i}, scored before`).toBe(v);
+              expect(beforeHome).toBe(g.home);
+              expect(beforeBlocked).toBe(w.blocked !== 0 ? blocked(g) : 0);
+              scoredBefore++;
+            }
             if (w.blocked !== 0) {
               expect(scores.blocked).toBe(blocked(g));
               if (scores.blocked !== b) changed++;
@@ -1477,6 +1503,8 @@ describe('heuristic scores', () => {
     }
     expect(children).toBeGreaterThan(20_000);
     expect(changed, "children whose blocked count is not their parent's").toBeGreaterThan(500);
+    expect(scoredBefore).toBeGreaterThan(10_000);
+    expect([...sources].sort()).toEqual(['column', 'empties', 'fifth', 'privileged', 'to column', 'to foundation', 'to space', 'waste']);
     // A heuristic without weights (a user's) is called as it is.
     const g = new Game(pysolDeal(3), parseRules('pysol'));
     const own = (x: Game): number => 7 * x.home - x.wasteLen;
@@ -1487,6 +1515,7 @@ describe('heuristic scores', () => {
     scores.child(g, HEURISTICS.buried!, moves[0]!);
     expect(scores.blocked).toBeGreaterThan(0);
     scores.parent(g, own, -1);
+    expect(scores.direct).toBe(false);
     expect(scores.child(g, own, moves[0]!)).toBe(own(g));
     expect(scores.blocked).toBe(0);
   });

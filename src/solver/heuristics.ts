@@ -1,4 +1,4 @@
-import { type Game, type PackedMove, SRC_DRAW, SRC_WASTE } from '../game/state.js';
+import { DST_FOUNDATION, type Game, type PackedMove, SRC_DRAW, SRC_WASTE } from '../game/state.js';
 
 /**
  * A heuristic scores a position for best-first search: higher is more promising. The built-in
@@ -174,17 +174,40 @@ export const HEURISTICS: Readonly<Record<string, Heuristic>> = {
  * given when the search kept it from the move that made the parent (beam search does). PySolFC
  * games 5, 31, 94, 100 and 60, beam search alone: a fifth of the time was in the heuristic
  * (session 31). A heuristic without weights (a user's) is called as it is.
+ *
+ * The other features change as simply with a move of one card (`before`), so a child of such a
+ * move is scored from its parent without being played (session 32):
+ * - cards home: one more when the card goes to a foundation;
+ * - spaces: one more when it was the last card of its column, one fewer when it fills one;
+ * - dealt cards left: one fewer when it was a dealt card (a column's `orig` cards are its
+ *   lowest: its top is dealt when all its cards are);
+ * - waiting cards: one fewer when it comes from the waste, the privileged row or the pile (the
+ *   next pile card takes a privileged card's place, or the row shrinks when the pile is out).
  */
 export class ChildScores {
   private total = 0;
   /** The `blocked` count of the last child scored (0 when the heuristic has no weight for it). */
   blocked = 0;
+  /** The cards home of the last child scored by `before`. */
+  home = 0;
+  /** Whether `before` may score the children of the position given to `parent` (the heuristic has weights). */
+  direct = false;
+  /** The parent's features, for `before`. */
+  private pHome = 0;
+  private pSpaces = 0;
+  private pDealt = 0;
+  private pWaiting = 0;
 
   /** The position whose children come next (`g` standing on it), with heuristic h; `known`, its `blocked` count if known (else -1). */
   parent(g: Game, h: Heuristic, known: number): void {
     const w = h.weights;
-    if (w === undefined || w.blocked === 0) return;
-    this.total = known >= 0 ? known : blocked(g);
+    this.direct = w !== undefined;
+    if (w === undefined) return;
+    if (w.blocked !== 0) this.total = known >= 0 ? known : blocked(g);
+    this.pHome = g.home;
+    this.pSpaces = spaces(g);
+    this.pDealt = dealtLeft(g);
+    this.pWaiting = waiting(g);
   }
 
   /** h of the child that move m leads to from the position given to `parent`; `g` stands on the child. */
@@ -210,6 +233,39 @@ export class ChildScores {
     }
     this.blocked = b;
     return v;
+  }
+
+  /**
+   * h of the child that move m leads to, with `g` still on the parent given to `parent`: only
+   * when `direct`, and m moves one card (its source below SRC_DRAW: not a draw or the redeal).
+   * Sets `home` and `blocked` to the child's.
+   */
+  before(g: Game, h: Heuristic, m: PackedMove): number {
+    const w = h.weights!;
+    const src = m & 63;
+    const dst = (m >> 6) & 63;
+    const card = m >>> 12;
+    let sp = this.pSpaces;
+    let dealt = this.pDealt;
+    let wait = this.pWaiting;
+    let b = this.total;
+    if (src < SRC_WASTE) {
+      const l = g.len[src]!;
+      if (g.orig[src] === l) dealt--;
+      if (l === 1) sp++;
+      if (w.blocked !== 0 && lowerUnder(g, src, card, l - 1)) b--;
+    } else wait--;
+    let home = this.pHome;
+    if (dst === DST_FOUNDATION) home++;
+    else {
+      const l = g.len[dst]!;
+      if (l === 0) sp--;
+      if (w.blocked !== 0 && lowerUnder(g, dst, card, l)) b++;
+    }
+    if (w.blocked === 0) b = 0;
+    this.home = home;
+    this.blocked = b;
+    return w.home * home + w.spaces * sp + w.dealtLeft * dealt + w.waiting * wait + w.blocked * b;
   }
 }
 

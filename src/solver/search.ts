@@ -947,6 +947,19 @@ export class Solver {
    * Whether a sound bound proves the position just reached by `m` lost, as the options ask:
    * PileBound (second-deal positions `m` may change) or WasteBound (after a draw). Counts it.
    */
+  /**
+   * Whether best-first or beam search may score the child of move m without playing it
+   * (`ChildScores.before`, after `parent`): the heuristic has weights, m moves one card (no draw,
+   * no redeal), and no bound could cut the child. WasteBound asks only after a draw; PileBound
+   * only where `mayChange` says so, which for a card from a column to a foundation reads
+   * nothing the move changes (the cards still in play are the waste's and the pile's), and is
+   * false for every other card move. A child scored so is the child `boundCuts` would keep.
+   */
+  private scoresBefore(o: SolveOptions, m: PackedMove): boolean {
+    if (!this.childScores.direct || (m & 63) >= SRC_DRAW) return false;
+    return !(o.pileBound && this.bound.mayChange(m));
+  }
+
   private boundCuts(o: SolveOptions, m: PackedMove, drew: boolean): boolean {
     if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) {
       this.pruned++;
@@ -1049,6 +1062,17 @@ export class Solver {
         const b = packer.flagB(packer.sigB, childDrew);
         // Kept already, at this level's or an earlier one.
         if (sig.find(a, b) === 0) continue;
+        if (this.scoresBefore(o, m)) {
+          // Scored without being played; played only when it wins.
+          const v = scores.before(g, h, m);
+          if (scores.home > bestHome) bestHome = scores.home;
+          if (scores.home === g.total) {
+            g.apply(m);
+            return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
+          }
+          levels.add(rank, m, a, b, score(v), scores.blocked);
+          continue;
+        }
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
@@ -1107,6 +1131,16 @@ export class Solver {
         if (cid === FULL) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
         if (cid < 0) continue;
         if (cid >= TREE_MAX_STATES || !tree.set(cid, id, m)) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
+        if (this.scoresBefore(o, m)) {
+          const v = scores.before(g, h, m);
+          if (scores.home > bestHome) bestHome = scores.home;
+          if (scores.home === g.total) {
+            g.apply(m);
+            return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
+          }
+          queue.add(score(v) * SCALE + cid);
+          continue;
+        }
         g.apply(m);
         if (g.home > bestHome) bestHome = g.home;
         if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
