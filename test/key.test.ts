@@ -12,7 +12,7 @@ import {
   parseRules, parseSize,
 } from '../src/game/index.js';
 import { KeyPacker, hashKey } from '../src/solver/key.js';
-import { FULL, TranspositionTable } from '../src/solver/table.js';
+import { FULL, TranspositionTable, indexSlotsFor, slotsAfter } from '../src/solver/table.js';
 import { SignatureTable, sigSlotsFor } from '../src/solver/sigtable.js';
 import { RULE_VARIANTS, deal as makeDeal, playMoves, sortedCounts } from './helpers.js';
 
@@ -601,6 +601,27 @@ describe('transposition table', () => {
     expect(tt.bytesPerState()).toBeCloseTo(20 + indexBytes / tt.size, 9);
     // The index is 4 bytes a slot at a load of at most 0.75.
     expect(indexBytes / tt.size).toBeGreaterThanOrEqual(4 / 0.75);
+  });
+
+  it('the index grows by a half or a third: 32, 48, 64, 96, ... slots, 5.3 to 8 bytes a state', () => {
+    const W = 5;
+    const tt = new TranspositionTable(W, 1 << 30, 16);
+    const sizes: number[] = [];
+    let outside = 0;
+    randomKeys(30_000, W, 'index-growth').forEach((k, i) => {
+      tt.insert(k, 0);
+      const index = tt.bytes() - tt.store.byteLength;
+      if (sizes[sizes.length - 1] !== index / 4) sizes.push(index / 4);
+      // From 16 states on (the smallest index has 32 slots, and is counted for 16 states at least).
+      const perState = index / tt.size;
+      if (i + 1 >= 16 && (perState < 4 / 0.75 || perState > 4 / 0.5)) outside++;
+      if (tt.bytesPerState() !== (tt.size * 4 * W + index) / tt.size) outside++;
+    });
+    expect(outside).toBe(0);
+    expect(sizes.slice(0, 8)).toEqual([32, 48, 64, 96, 128, 192, 256, 384]);
+    expect(sizes.every((n, i) => i === 0 || n === slotsAfter(sizes[i - 1]!))).toBe(true);
+    expect(sizes[sizes.length - 1]).toBe(indexSlotsFor(30_000));
+    expect(indexSlotsFor(30_000)).toBe(49_152);
   });
 });
 

@@ -1,5 +1,5 @@
 import { type KeyPacker } from './key.js';
-import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats, type TranspositionTable } from './table.js';
+import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, slotsAfter, type TableStats, type TranspositionTable } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each position instead of its packed key:
@@ -17,7 +17,7 @@ import { FULL, MAX_LOAD, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, type TableStats,
  *
  * Memory per stored state: 6 bytes a slot / load, the load kept between 0.5 and 0.75 by growing
  * by a half or a third (`slotsAfter`): 8 to 12 bytes a state (`bytesPerState()`, checked by a
- * test). Doubling, as the exact table's index does, would let the load fall to 0.375 (16 bytes
+ * test), as the exact table's index grows (table.ts). Doubling would let the load fall to 0.375 (16 bytes
  * a state). Since a size need not be a power of two, a signature's home slot is found by two
  * multiplications and shifts, not a mask (`resize`). The slots never take more than `maxBytes` (the memory cap): the table is sized
  * within it and grows only while the cap allows. A cap below the smallest table (MIN_SLOTS
@@ -211,16 +211,6 @@ export class SignatureTable implements TableStats {
 }
 
 const SLOT_BYTES = 6;
-/** The most slots a table takes (6 GB): every size is then a 32-bit integer, for `slotsAfter` and `resize`. */
-const MAX_SLOTS = 2 ** 30;
-
-/**
- * The table's next size: half as many slots again from a power of two, a third again from three
- * times one, so every size is 2^k or 3 2^k. From MIN_SLOTS (32): 48, 64, 96, 128, 192, ...
- */
-function slotsAfter(cap: number): number {
-  return (cap & (cap - 1)) === 0 ? cap + (cap >>> 1) : cap + ((cap / 3) | 0);
-}
 
 /**
  * Slots of the smallest table of the sequence (MIN_SLOTS, then `slotsAfter`) that holds `states`

@@ -8,7 +8,9 @@ import { hashKey } from './key.js';
  * hash, so that most probes of other keys are turned away without reading the store. A match is
  * always confirmed on the full key: an `unsolvable` verdict never rests on a hash collision.
  *
- * Memory per stored state: 4 * words (key) + 4 / load (index; load up to 0.75).
+ * Memory per stored state: 4 * words (key) + 4 / load (index). The index grows as the signature
+ * table does, by a half or a third (`slotsAfter`: 32, 48, 64, 96, ... slots), so its load stays
+ * between 0.5 and 0.75: 5.3 to 8 bytes a state, where doubling let it fall to 0.375 (10.7).
  * `bytesPerState()` reports the figure for the states stored.
  *
  * The arrays never take more than `maxBytes` (the memory cap, `--max-memory`): the table is
@@ -27,7 +29,7 @@ export interface TableStats {
   bytes(): number;
   bytesPerState(): number;
 }
-/** Most a table fills its index (or its slots) before it doubles. */
+/** Most a table fills its index (or its slots) before it grows. */
 export const MAX_LOAD = 0.75;
 const ID_BITS = 27;
 const ID_MASK = (1 << ID_BITS) - 1;
@@ -38,10 +40,12 @@ export const PRESIZE_STATES = 1 << 21;
 /** Room for at least this many states in the smallest table. */
 export const MIN_STATES = 16;
 /**
- * Slots of the smallest index (or signature table): room for MIN_STATES. `bytesPerState()`
- * counts at least this index, so no table with a state has a smaller one.
+ * Slots of the smallest index (or signature table): room for MIN_STATES at MAX_LOAD, a power of
+ * two. `bytesPerState()` counts at least this index, so no table with a state has a smaller one.
  */
-export const MIN_SLOTS = indexSlotsFor(MIN_STATES);
+export const MIN_SLOTS = 32;
+/** The most slots an index or a signature table takes: every size is then a 32-bit integer. */
+export const MAX_SLOTS = 2 ** 30;
 /**
  * The index of a table whose cap cannot hold the smallest one (and one key): a single empty
  * slot, shared, and never written, since such a table has no room for a key (insert returns
@@ -52,7 +56,10 @@ const NO_INDEX = new Uint32Array(1);
 export class TranspositionTable implements TableStats {
   store: Uint32Array;
   private index: Uint32Array;
-  private mask: number;
+  /** Slots of the index (a size of `slotsAfter`'s sequence), and how a hash's home slot is found among them (`resize`, `home`). */
+  private cap = 1;
+  private mul = 0;
+  private shift = 0;
   size = 0;
 
   /**
@@ -67,20 +74,38 @@ export class TranspositionTable implements TableStats {
   ) {
     const perState = 4 * words + 4 / MAX_LOAD;
     let cap = indexSlotsFor(Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState))));
-    // The index is a power of two, rounded up from the states that fit, so it alone may pass
-    // the cap: halve it until it leaves room for a key, and give the store what is left (up to
-    // the index's load). A table sized well within its cap gets the arrays it always got.
-    while (cap > MIN_SLOTS && cap * 4 + 4 * words > maxBytes) cap /= 2;
+    // The index is rounded up from the states that fit, so it alone may pass the cap: take the
+    // largest size that leaves room for a key, and give the store what is left (up to the
+    // index's load). A table sized well within its cap gets the arrays it always got.
+    if (cap * 4 + 4 * words > maxBytes) cap = slotsWithin((maxBytes - 4 * words) / 4);
     const room = Math.floor((maxBytes - cap * 4) / (4 * words));
     if (room < 1) {
       this.store = new Uint32Array(0);
       this.index = NO_INDEX;
-      this.mask = 0;
       return;
     }
     this.store = new Uint32Array(Math.min(Math.floor(cap * MAX_LOAD), room) * words);
     this.index = new Uint32Array(cap);
-    this.mask = cap - 1;
+    this.resize(cap);
+  }
+
+  /**
+   * Sets the index to `cap` slots, m 2^j with m 2 or 3 (`slotsAfter`, at most 2^28: MAX_STATES
+   * at MAX_LOAD): a hash's home slot is then floor(x m / 2^(27 - j)) for x its low 27 bits,
+   * below m 2^j. The high 5 bits, which the index keeps beside the id, play no part in it, so
+   * keys that crowd one stretch of the index still differ there. (At 2^28 slots every home is
+   * even; that index alone would take a gigabyte.)
+   */
+  private resize(cap: number): void {
+    const m = (cap & (cap - 1)) === 0 ? 2 : 3;
+    this.cap = cap;
+    this.mul = m;
+    this.shift = ID_BITS - (31 - Math.clz32((cap / m) | 0));
+  }
+
+  /** The home slot of a hash (`resize`): x m < 3 2^27, so imul's product is exact. */
+  private home(hash: number): number {
+    return Math.imul(hash & ID_MASK, this.mul) >>> this.shift;
   }
 
   /** Bytes the table's arrays take now (none for a table with no room: NO_INDEX is shared). */
@@ -91,7 +116,7 @@ export class TranspositionTable implements TableStats {
   /**
    * Bytes per stored state: the used part of the store, plus the index
    * that these states need: the one a table grown from its smallest size has (the smallest
-   * power of two that holds them, and at least MIN_STATES, at a load of at most 0.75).
+   * size of the sequence that holds them, and at least MIN_STATES, at a load of at most 0.75).
    * A table sized up front for a bigger search, or reused from one (`clear` keeps its arrays),
    * has a larger index than that; counting it would charge the allocation to the states, and a
    * short search would seem to take hundreds of bytes a state. `bytes()` is the allocation.
@@ -105,9 +130,10 @@ export class TranspositionTable implements TableStats {
   clear(): void {
     if (this.size * 8 < this.index.length) {
       const W = this.words;
+      const cap = this.cap;
       for (let id = 0; id < this.size; id++) {
-        let i = hashKey(this.store, id * W, W) & this.mask;
-        while ((this.index[i]! & ID_MASK) !== id + 1) i = (i + 1) & this.mask;
+        let i = this.home(hashKey(this.store, id * W, W));
+        while ((this.index[i]! & ID_MASK) !== id + 1) i = i + 1 === cap ? 0 : i + 1;
         this.index[i] = 0;
       }
     } else this.index.fill(0);
@@ -124,7 +150,8 @@ export class TranspositionTable implements TableStats {
     const index = this.index;
     const hash = hashKey(src, off, W);
     const tag = (hash >>> ID_BITS) << ID_BITS;
-    let i = hash & this.mask;
+    const cap = this.cap;
+    let i = this.home(hash);
     for (;;) {
       const e = index[i]!;
       if (e === 0) break;
@@ -134,7 +161,7 @@ export class TranspositionTable implements TableStats {
         while (k < W && store[base + k] === src[off + k]) k++;
         if (k === W) return -((e & ID_MASK) - 1 + 3);
       }
-      i = (i + 1) & this.mask;
+      i = i + 1 === cap ? 0 : i + 1;
     }
     const id = this.size;
     if ((id + 1) * W > store.length || id + 1 > index.length * MAX_LOAD) {
@@ -152,19 +179,18 @@ export class TranspositionTable implements TableStats {
     const W = this.words;
     const store = this.store;
     const hash = hashKey(src, off, W);
-    let i = hash & this.mask;
+    const cap = this.cap;
+    let i = this.home(hash);
     for (;;) {
       const e = this.index[i]!;
       if (e === 0) return -1;
-      if (e >>> ID_BITS !== hash >>> ID_BITS) {
-        i = (i + 1) & this.mask;
-        continue;
+      if (e >>> ID_BITS === hash >>> ID_BITS) {
+        const base = ((e & ID_MASK) - 1) * W;
+        let k = 0;
+        while (k < W && store[base + k] === src[off + k]) k++;
+        if (k === W) return (e & ID_MASK) - 1;
       }
-      const base = ((e & ID_MASK) - 1) * W;
-      let k = 0;
-      while (k < W && store[base + k] === src[off + k]) k++;
-      if (k === W) return (e & ID_MASK) - 1;
-      i = (i + 1) & this.mask;
+      i = i + 1 === cap ? 0 : i + 1;
     }
   }
 
@@ -173,12 +199,12 @@ export class TranspositionTable implements TableStats {
     if (this.size + 1 > MAX_STATES || this.index === NO_INDEX) return false;
     const needStore = this.size + 1 > this.store.length / W;
     const needIndex = this.size + 1 > this.index.length * MAX_LOAD;
-    const newCap = needIndex ? this.index.length * 2 : this.index.length;
+    const newCap = needIndex ? slotsAfter(this.index.length) : this.index.length;
     // The store doubles, or takes what the cap leaves beside the index when that is less (but
-    // more than it holds); the index doubles or the table is full.
+    // more than it holds); the index grows (`slotsAfter`) or the table is full.
     let newStates = this.store.length / W;
     if (needStore) newStates = Math.min(newStates * 2, Math.floor((this.maxBytes - newCap * 4) / (4 * W)));
-    if (newStates <= this.size || newStates * 4 * W + newCap * 4 > this.maxBytes) return false;
+    if (newCap > MAX_SLOTS || newStates <= this.size || newStates * 4 * W + newCap * 4 > this.maxBytes) return false;
     if (needStore) {
       const s = new Uint32Array(newStates * W);
       s.set(this.store);
@@ -186,11 +212,11 @@ export class TranspositionTable implements TableStats {
     }
     if (needIndex) {
       this.index = new Uint32Array(newCap);
-      this.mask = newCap - 1;
+      this.resize(newCap);
       for (let id = 0; id < this.size; id++) {
         const hash = hashKey(this.store, id * W, W);
-        let i = hash & this.mask;
-        while (this.index[i] !== 0) i = (i + 1) & this.mask;
+        let i = this.home(hash);
+        while (this.index[i] !== 0) i = i + 1 === newCap ? 0 : i + 1;
         this.index[i] = (((hash >>> ID_BITS) << ID_BITS) | (id + 1)) >>> 0;
       }
     }
@@ -198,9 +224,25 @@ export class TranspositionTable implements TableStats {
   }
 }
 
-/** Slots of the smallest index (a power of two) that holds `states` at a load of at most MAX_LOAD. */
+/**
+ * The next size of an index or a signature table: half as many slots again from a power of two,
+ * a third again from three times one, so every size is 2^k or 3 2^k. From MIN_SLOTS (32): 48,
+ * 64, 96, 128, 192, ...
+ */
+export function slotsAfter(cap: number): number {
+  return (cap & (cap - 1)) === 0 ? cap + (cap >>> 1) : cap + ((cap / 3) | 0);
+}
+
+/** Slots of the smallest size of the sequence (MIN_SLOTS, then `slotsAfter`) that holds `states` at a load of at most MAX_LOAD. */
 export function indexSlotsFor(states: number): number {
-  let cap = 1 << 4;
-  while (cap * MAX_LOAD < states) cap *= 2;
+  let cap = MIN_SLOTS;
+  while (cap * MAX_LOAD < states) cap = slotsAfter(cap);
+  return cap;
+}
+
+/** The largest size of the sequence of at most `slots` slots; MIN_SLOTS when none is. */
+function slotsWithin(slots: number): number {
+  let cap = MIN_SLOTS;
+  while (slotsAfter(cap) <= slots) cap = slotsAfter(cap);
   return cap;
 }
