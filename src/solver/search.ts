@@ -944,10 +944,6 @@ export class Solver {
   }
 
   /**
-   * Whether a sound bound proves the position just reached by `m` lost, as the options ask:
-   * PileBound (second-deal positions `m` may change) or WasteBound (after a draw). Counts it.
-   */
-  /**
    * Whether best-first or beam search may score the child of move m without playing it
    * (`ChildScores.before`, after `parent`): the heuristic has weights, m moves one card (no draw,
    * no redeal), and no bound could cut the child. WasteBound asks only after a draw; PileBound
@@ -960,6 +956,10 @@ export class Solver {
     return !(o.pileBound && this.bound.mayChange(m));
   }
 
+  /**
+   * Whether a sound bound proves the position just reached by `m` lost, as the options ask:
+   * PileBound (second-deal positions `m` may change) or WasteBound (after a draw). Counts it.
+   */
   private boundCuts(o: SolveOptions, m: PackedMove, drew: boolean): boolean {
     if (o.pileBound && this.bound.mayChange(m) && this.bound.lost()) {
       this.pruned++;

@@ -90,11 +90,10 @@ export class TranspositionTable implements TableStats {
   }
 
   /**
-   * Sets the index to `cap` slots, m 2^j with m 2 or 3 (`slotsAfter`, at most 2^28: MAX_STATES
-   * at MAX_LOAD): a hash's home slot is then floor(x m / 2^(27 - j)) for x its low 27 bits,
-   * below m 2^j. The high 5 bits, which the index keeps beside the id, play no part in it, so
-   * keys that crowd one stretch of the index still differ there. (At 2^28 slots every home is
-   * even; that index alone would take a gigabyte.)
+   * Sets the index to `cap` slots, m 2^j with m 2 or 3 (`slotsAfter`; at most 3 2^26, which
+   * holds MAX_STATES at MAX_LOAD, so j <= 26): a hash's home slot is then floor(x m / 2^(27 - j))
+   * for x its low 27 bits, below m 2^j. The high 5 bits, which the index keeps beside the id,
+   * play no part in it, so keys that crowd one stretch of the index still differ there.
    */
   private resize(cap: number): void {
     const m = (cap & (cap - 1)) === 0 ? 2 : 3;
