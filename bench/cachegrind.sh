@@ -11,7 +11,8 @@
 #   bench/cachegrind.sh DIST_A DIST_B [solve arguments...]
 #   bench/cachegrind.sh /tmp/before/dist dist 9 --max-nodes 1000000
 #
-# DIST_A and DIST_B are build directories (`npx tsc -p .` writes dist/). Each run takes about
+# DIST_A and DIST_B are build directories (`npx tsc -p .` writes dist/). With no solve
+# arguments it runs `9 --rules book --max-nodes 1000000`. Each run takes about
 # 80 times as long as the solve would alone. Needs valgrind (apt-get install valgrind).
 set -euo pipefail
 if [ $# -lt 2 ]; then
@@ -34,13 +35,20 @@ run_pair() {
 }
 echo "solve $* under cachegrind: A = $a, B = $b (logs in $out)" >&2
 run_pair "$@"
-printf '%-4s %16s %14s %12s  %s\n' build instructions D1-misses LL-misses verdict
+rows=()
 for k in A B; do
   f=$out/$k.log
   ir=$(awk '/I *refs:/ {print $NF}' "$f")
+  if [ -z "$ir" ] || ! grep -q '^verdict:' "$f"; then
+    echo "bench/cachegrind.sh: build $k did not finish its solve; the end of $f:" >&2
+    grep -v '^==' "$f" | tail -5 >&2
+    exit 1
+  fi
   d1=$(awk '/D1 *misses:/ {print $4; exit}' "$f")
   ll=$(awk '/LL misses:/ {print $4; exit}' "$f")
   v=$(sed -n 's/^verdict: *//p' "$f" | head -1)
   n=$(sed -n 's/^nodes expanded: *//p' "$f" | head -1)
-  printf '%-4s %16s %14s %12s  %s, %s nodes\n' "$k" "$ir" "$d1" "$ll" "$v" "$n"
+  rows+=("$(printf '%-4s %16s %14s %12s  %s, %s nodes' "$k" "$ir" "$d1" "$ll" "$v" "$n")")
 done
+printf '%-4s %16s %14s %12s  %s\n' build instructions D1-misses LL-misses verdict
+printf '%s\n' "${rows[@]}"
