@@ -529,8 +529,9 @@ export class Solver {
   private look: Lookahead | null = null;
   private bestTree: SearchTree | null = null;
   private beamLevels: BeamLevels | null = null;
-  /** Best-first and beam search's children's scores (`ChildScores`). */
+  /** Best-first and beam search's children's scores (`ChildScores`), and the cards home of the last child scored (`scoreChild`). */
   private readonly childScores = new ChildScores();
+  private childHome = 0;
   /** The running search yields (at its next check) once it has expanded this many nodes. */
   private sliceEnd = Infinity;
   /** Nodes and best home of the running search at its last yield. */
@@ -957,6 +958,31 @@ export class Solver {
   }
 
   /**
+   * A child's score for best-first and beam search (after `childScores.parent`), with the Game
+   * on its parent: its heuristic value (`score`), CHILD_CUT when a bound proves it lost, or
+   * CHILD_WON when it wins (the Game then stands on it). Sets `childHome` to its cards home and
+   * `childScores.blocked` to its count. A card's move is scored without being played
+   * (`scoresBefore`); any other is played, scored and taken back.
+   */
+  private scoreChild(o: SolveOptions, h: Heuristic, m: PackedMove, drew: boolean): number {
+    const g = this.g;
+    const scores = this.childScores;
+    if (this.scoresBefore(o, m)) {
+      const v = scores.before(g, h, m);
+      this.childHome = scores.home;
+      if (scores.home !== g.total) return score(v);
+      g.apply(m);
+      return CHILD_WON;
+    }
+    g.apply(m);
+    this.childHome = g.home;
+    if (g.isWon()) return CHILD_WON;
+    const v = this.boundCuts(o, m, drew) ? CHILD_CUT : score(scores.child(g, h, m));
+    g.undo();
+    return v;
+  }
+
+  /**
    * Whether a sound bound proves the position just reached by `m` lost, as the options ask:
    * PileBound (second-deal positions `m` may change) or WasteBound (after a draw). Counts it.
    */
@@ -1062,22 +1088,10 @@ export class Solver {
         const b = packer.flagB(packer.sigB, childDrew);
         // Kept already, at this level's or an earlier one.
         if (sig.find(a, b) === 0) continue;
-        if (this.scoresBefore(o, m)) {
-          // Scored without being played; played only when it wins.
-          const v = scores.before(g, h, m);
-          if (scores.home > bestHome) bestHome = scores.home;
-          if (scores.home === g.total) {
-            g.apply(m);
-            return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-          }
-          levels.add(rank, m, a, b, score(v), scores.blocked);
-          continue;
-        }
-        g.apply(m);
-        if (g.home > bestHome) bestHome = g.home;
-        if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-        if (!this.boundCuts(o, m, childDrew)) levels.add(rank, m, a, b, score(scores.child(g, h, m)), scores.blocked);
-        g.undo();
+        const v = this.scoreChild(o, h, m, childDrew);
+        if (this.childHome > bestHome) bestHome = this.childHome;
+        if (v === CHILD_WON) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
+        if (v !== CHILD_CUT) levels.add(rank, m, a, b, v, scores.blocked);
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
     }
@@ -1131,21 +1145,10 @@ export class Solver {
         if (cid === FULL) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
         if (cid < 0) continue;
         if (cid >= TREE_MAX_STATES || !tree.set(cid, id, m)) return treeResult(tree, 'unknown', nodes, bestHome, 'memory');
-        if (this.scoresBefore(o, m)) {
-          const v = scores.before(g, h, m);
-          if (scores.home > bestHome) bestHome = scores.home;
-          if (scores.home === g.total) {
-            g.apply(m);
-            return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-          }
-          queue.add(score(v) * SCALE + cid);
-          continue;
-        }
-        g.apply(m);
-        if (g.home > bestHome) bestHome = g.home;
-        if (g.isWon()) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-        if (!this.boundCuts(o, m, childDrew)) queue.add(score(scores.child(g, h, m)) * SCALE + cid);
-        g.undo();
+        const v = this.scoreChild(o, h, m, childDrew);
+        if (this.childHome > bestHome) bestHome = this.childHome;
+        if (v === CHILD_WON) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
+        if (v !== CHILD_CUT) queue.add(v * SCALE + cid);
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
     }
@@ -1350,6 +1353,10 @@ function score(value: number): number {
   const v = Math.floor(value);
   return v >= SCORE_MAX ? SCORE_MAX : v >= -SCORE_MAX ? v : -SCORE_MAX;
 }
+
+/** What `scoreChild` returns for a child that a bound proves lost, and for one that wins: outside `score`'s range. */
+const CHILD_CUT = -SCORE_MAX - 1;
+const CHILD_WON = SCORE_MAX + 1;
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
   const out: Partial<T> = {};
