@@ -1,5 +1,5 @@
 import { type KeyPacker } from './key.js';
-import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, slotsAfter, type TableStats, type TranspositionTable } from './table.js';
+import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, homeMul, homeShift, slotsAfter, type TableStats, type TranspositionTable } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each position instead of its packed key:
@@ -82,10 +82,9 @@ export class SignatureTable implements TableStats {
    * The lanes are sums of random words (key.ts), so their high bits are as random as the low.
    */
   private resize(cap: number): void {
-    const m = (cap & (cap - 1)) === 0 ? 2 : 3;
     this.cap = cap;
-    this.mul = m;
-    this.shift = 30 - (31 - Math.clz32((cap / m) | 0));
+    this.mul = homeMul(cap);
+    this.shift = homeShift(cap, 30);
   }
 
   /** The home slot of first lane h (unsigned): its high 30 bits scaled to [0, cap) (`resize`); imul's low 32 bits are the whole product, below 3 2^30. */

@@ -96,10 +96,9 @@ export class TranspositionTable implements TableStats {
    * play no part in it, so keys that crowd one stretch of the index still differ there.
    */
   private resize(cap: number): void {
-    const m = (cap & (cap - 1)) === 0 ? 2 : 3;
     this.cap = cap;
-    this.mul = m;
-    this.shift = ID_BITS - (31 - Math.clz32((cap / m) | 0));
+    this.mul = homeMul(cap);
+    this.shift = homeShift(cap, ID_BITS);
   }
 
   /** The home slot of a hash (`resize`): x m < 3 2^27, so imul's product is exact. */
@@ -230,6 +229,19 @@ export class TranspositionTable implements TableStats {
  */
 export function slotsAfter(cap: number): number {
   return (cap & (cap - 1)) === 0 ? cap + (cap >>> 1) : cap + ((cap / 3) | 0);
+}
+
+/** For a size of the sequence, m 2^j (`slotsAfter`): m, 2 or 3, the factor a home slot is scaled by. */
+export function homeMul(cap: number): number {
+  return (cap & (cap - 1)) === 0 ? 2 : 3;
+}
+
+/**
+ * For a size of the sequence, m 2^j: the shift, bits - j, that takes x m, for x of `bits` bits,
+ * to a home slot floor(x m / 2^(bits - j)) below m 2^j (j <= bits).
+ */
+export function homeShift(cap: number, bits: number): number {
+  return bits - (31 - Math.clz32((cap / homeMul(cap)) | 0));
 }
 
 /** Slots of the smallest size of the sequence (MIN_SLOTS, then `slotsAfter`) that holds `states` at a load of at most MAX_LOAD. */
