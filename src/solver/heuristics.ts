@@ -248,7 +248,7 @@ export class ChildScores {
     let sp = this.pSpaces;
     let dealt = this.pDealt;
     let wait = this.pWaiting;
-    let b = this.total;
+    let b = w.blocked !== 0 ? this.total : 0;
     if (src < SRC_WASTE) {
       const l = g.len[src]!;
       if (g.orig[src] === l) dealt--;
@@ -262,7 +262,6 @@ export class ChildScores {
       if (l === 0) sp--;
       if (w.blocked !== 0 && lowerUnder(g, dst, card, l)) b++;
     }
-    if (w.blocked === 0) b = 0;
     this.home = home;
     this.blocked = b;
     return w.home * home + w.spaces * sp + w.dealtLeft * dealt + w.waiting * wait + w.blocked * b;
