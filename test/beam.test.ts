@@ -42,6 +42,27 @@ describe('beam levels', () => {
     expect([lv.next, lv.count]).toEqual([0, 0]);
   });
 
+  it('are not truncated by candidates left out that are positions kept already, and are by a new one', () => {
+    // The search adds every child, kept before or not (search.ts): `select` looks them up.
+    const { tree, lv } = levelsAtRoot(2);
+    lv.add(0, 10, 10, 10, 8, 0);
+    lv.add(0, 11, 11, 11, 7, 0);
+    lv.add(0, 12, 1, 1, 9, 0); // the root itself, best scored: skipped, not kept
+    lv.add(0, 13, 10, 10, 3, 0); // the same position as the first, scored lower
+    lv.add(0, 14, 1, 1, 2, 0); // the root again
+    expect(lv.select(tree.sig, tree)).toBe(2);
+    expect([tree.via(1), tree.via(2)]).toEqual([10, 11]);
+    expect(lv.truncated).toBe(false);
+    // The next level: past the width, kept positions and then a new one at the very end.
+    lv.add(0, 20, 20, 20, 9, 0);
+    lv.add(1, 21, 21, 21, 9, 0);
+    for (let c = 0; c < 200; c++) lv.add(c & 1, 30 + c, 10 + (c % 3), 10 + (c % 3), 5, 0);
+    lv.add(1, 22, 22, 22, 1, 0);
+    expect(lv.select(tree.sig, tree)).toBe(2);
+    expect(lv.truncated).toBe(true);
+    expect(tree.sig.find(22, 22)).toBe(-1);
+  });
+
   it('order the next level as the tree: by the parent, then by score', () => {
     const { tree, lv } = levelsAtRoot(8);
     lv.add(0, 1, 101, 1, 0, 101);

@@ -106,8 +106,12 @@ export class BeamLevels {
       keys[kept] = this.parent[c]! * LOW + kept;
       kept++;
     }
-    // A candidate left unlooked-at may have been new: this level left it out.
-    if (j < n) this.truncated = true;
+    // A candidate left unlooked-at that is new: this level left it out. (Candidates may be
+    // states kept already: the search does not look them up, `select` does.)
+    for (; j < n && !this.truncated; j++) {
+      const c = keys[j]! % LOW;
+      if (sig.find(this.sigA[c]!, this.sigB[c]!) < 0) this.truncated = true;
+    }
     keys.subarray(0, kept).sort();
     if (kept > this.ids.length) {
       this.ids = new Int32Array(Math.max(kept, 2 * this.ids.length));

@@ -1086,8 +1086,9 @@ export class Solver {
         packer.childSig(pa, pb, m);
         const a = packer.flagA(packer.sigA, childDrew);
         const b = packer.flagB(packer.sigB, childDrew);
-        // Kept already, at this level's or an earlier one.
-        if (sig.find(a, b) === 0) continue;
+        // A child kept already, at this level or an earlier one, is not looked up here but
+        // when the level ends (`BeamLevels.select`): only the best few candidates are ever
+        // looked up there, against every child here (one probe of a large table each).
         const v = this.scoreChild(o, h, m, childDrew);
         if (this.childHome > bestHome) bestHome = this.childHome;
         if (v === CHILD_WON) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
