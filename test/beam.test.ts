@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, pysolDeal, verifyMoves } from '../src/game/index.js';
 import seedrandom from 'seedrandom';
-import { BeamLevels, smallestFirst } from '../src/solver/beam.js';
+import { BeamLevels, radixSort } from '../src/solver/beam.js';
 import { Solver } from '../src/solver/search.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
 import { SearchTree } from '../src/solver/tree.js';
@@ -102,28 +102,30 @@ describe('beam levels', () => {
   });
 });
 
-describe('selecting the best candidates a block at a time', () => {
-  it('smallestFirst puts the smallest keys of a range first, and leaves the rest of the array alone', () => {
-    const rng = seedrandom('smallest');
-    for (let t = 0; t < 600; t++) {
-      const n = 1 + Math.floor(rng() * 400);
-      const from = Math.floor(rng() * n);
-      const k = from + Math.floor(rng() * (n - from + 1));
-      // Distinct keys, in random, ascending or descending order.
-      const keys = Float64Array.from(new Set(Array.from({ length: 3 * n }, () => Math.floor(rng() * 1e9)))).subarray(0, n);
-      if (t % 3 === 1) keys.sort();
-      if (t % 3 === 2) keys.sort().reverse();
-      const before = Float64Array.from(keys);
-      smallestFirst(keys, from, keys.length, k);
-      expect(Array.from(keys.subarray(0, from))).toEqual(Array.from(before.subarray(0, from)));
-      const all = Array.from(before.subarray(from)).sort((x, y) => x - y);
-      const m = k - from;
-      expect(Array.from(keys.subarray(from, k)).sort((x, y) => x - y)).toEqual(all.slice(0, m));
-      expect(Array.from(keys.subarray(k)).sort((x, y) => x - y)).toEqual(all.slice(m));
+describe('selecting the best candidates', () => {
+  it('radixSort orders items by their keys, equal keys in the order given, for keys of every size', () => {
+    const rng = seedrandom('radix');
+    const count = new Int32Array(2048);
+    for (let t = 0; t < 300; t++) {
+      const n = Math.floor(rng() * 500);
+      // Keys up to 2^b - 1 for b from 0 (all 0) to 31: one, two or three passes, and none.
+      const b = t % 32;
+      const key = new Int32Array(n + 5);
+      for (let i = 0; i < key.length; i++) key[i] = Math.floor(rng() * 2 ** b) | 0;
+      // Few distinct keys in some runs, so that ties are common.
+      if (t % 3 === 0) for (let i = 0; i < key.length; i++) key[i] = key[i]! % 7;
+      // The items: a shuffled subset of the keys' indices.
+      const all = Array.from({ length: key.length }, (_, i) => i).sort(() => rng() - 0.5).slice(0, n);
+      const items = Int32Array.from(all);
+      const scratch = new Int32Array(n);
+      const out = radixSort(key, items, scratch, n, count);
+      expect(out === items || out === scratch).toBe(true);
+      const want = all.map((it, pos) => ({ it, pos })).sort((x, y) => key[x.it]! - key[y.it]! || x.pos - y.pos).map((x) => x.it);
+      expect(Array.from(out.subarray(0, n))).toEqual(want);
     }
   });
 
-  it('a level keeps what a sort of every candidate would keep, when positions seen before fill several blocks', () => {
+  it('a level keeps what a sort of every candidate would keep, when most are positions seen before', () => {
     const rng = seedrandom('levels');
     for (let t = 0; t < 20; t++) {
       const width = 1 + Math.floor(rng() * 40);
