@@ -8,7 +8,7 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import {
   Game,
-  type Deal, type Rules, FULL_SIZE, BOOK, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, deckCount, formatRules, moveSrc, parseRules, parseSize,
+  type Deal, type Rules, FULL_SIZE, BOOK, PYSOL, GEN_ALL, GEN_REDUCED, MAX_MOVES, SRC_DRAW, dealFromNumber, deckCount, formatRules, moveSrc, parseRules, parseSize,
   verifyMoves,
 } from '../src/game/index.js';
 import { ChildScores, HEURISTICS, blocked, dealtLeft, spaces, waiting } from '../src/solver/heuristics.js';
@@ -1184,6 +1184,55 @@ describe('best-first search: signatures and a search tree', () => {
     // 5 bytes a state in the tree, beside the signatures' 8 to 12.
     expect(tree.bytesPerState()).toBeGreaterThanOrEqual(8 + 5);
     expect(tree.bytesPerState()).toBeLessThanOrEqual(12 + 5 + (4096 * 5) / 6000);
+  });
+
+  it('walks the Game to any state without making signatures, for a caller that keeps them (beam search)', () => {
+    // As above on PySolFC game 7 under `pysol` (cards move between columns), each state's
+    // signature kept beside the tree, as beam search keeps its levels'.
+    const g = new Game(pysolDeal(7), PYSOL);
+    const packer = new KeyPacker(g);
+    const sig = new SignatureTable(1 << 26, 16);
+    const tree = new SearchTree(sig, 1 << 26);
+    const keys: string[] = [];
+    const sigs: number[] = [];
+    const key = new Uint32Array(packer.words);
+    const keyOf = (drew: boolean): string => {
+      packer.pack(key, 0, drew);
+      return key.join(',');
+    };
+    packer.baseSig();
+    sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+    tree.begin(packer.sigA, packer.sigB);
+    keys.push(keyOf(false));
+    sigs.push(packer.sigA, packer.sigB);
+    const rng = seedrandom('tree-walk-bare');
+    const moves = new Int32Array(MAX_MOVES);
+    let deepest = 0;
+    for (let step = 0; step < 20_000 && sig.size < 4000; step++) {
+      const x = rng() < 0.7 ? Math.max(0, sig.size - 1 - Math.floor(rng() * 4)) : Math.floor(rng() * sig.size);
+      tree.walkTo(g, packer, x, false);
+      expect(tree.at).toBe(x);
+      expect(keyOf(tree.justDrew), `state ${x}`).toBe(keys[x]);
+      packer.baseSig();
+      expect([packer.sigA, packer.sigB], `signature of state ${x}`).toEqual([sigs[2 * x], sigs[2 * x + 1]]);
+      deepest = Math.max(deepest, g.moveCount);
+      const n = g.generate(moves, 0);
+      if (n === 0) continue;
+      const m = moves[Math.floor(rng() * n)]!;
+      const drew = (m & 63) === SRC_DRAW;
+      packer.childSig(sigs[2 * x]!, sigs[2 * x + 1]!, m);
+      const ca = packer.sigA;
+      const cb = packer.sigB;
+      const id = sig.insert(packer.flagA(ca, drew), packer.flagB(cb, drew));
+      if (id < 0) continue;
+      expect(tree.set(id, x, m)).toBe(true);
+      g.apply(m);
+      keys.push(keyOf(drew));
+      sigs.push(ca, cb);
+      g.undo();
+    }
+    expect(sig.size).toBe(4000);
+    expect(deepest, 'deep walks').toBeGreaterThan(40);
   });
 
   it('keeps every source and destination a move can have', () => {

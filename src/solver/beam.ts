@@ -24,6 +24,9 @@ export class BeamLevels {
   /** The level being expanded: state ids of the search tree, `size` of them, in tree order, and the value each carries (`add`). */
   ids = new Int32Array(1024);
   tags = new Int32Array(1024);
+  /** Each state's signature lanes without the justDrew flag (KeyPacker `childSig`), so that the walk to it need not make them (`SearchTree.walkTo`). */
+  stateA = new Int32Array(1024);
+  stateB = new Int32Array(1024);
   size = 0;
   /** The rank in `ids` of the next state to expand. */
   next = 0;
@@ -38,21 +41,28 @@ export class BeamLevels {
   private move = new Int32Array(1024);
   private sigA = new Int32Array(1024);
   private sigB = new Int32Array(1024);
+  private baseA = new Int32Array(1024);
+  private baseB = new Int32Array(1024);
   private score = new Int32Array(1024);
-  /** The candidates in an order (`radixSort`'s items and its scratch), and the ids, tags and parents' ranks of the candidates kept. */
+  /** The candidates in an order (`radixSort`'s items and its scratch), and the ids, candidate numbers and parents' ranks of the candidates kept. */
   private order = new Int32Array(1024);
   private scratch = new Int32Array(1024);
   private idOf = new Int32Array(1024);
-  private tagOf = new Int32Array(1024);
+  private candOf = new Int32Array(1024);
   private parentOf = new Int32Array(1024);
   private readonly digits = new Int32Array(RADIX);
 
-  /** Starts a search whose first level is the state `root` alone, with tag `rootTag`; a level keeps at most `width` states. */
-  begin(width: number, root: number, rootTag: number): void {
+  /**
+   * Starts a search whose first level is the state `root` alone, with tag `rootTag` and
+   * signature lanes a, b (without the flag); a level keeps at most `width` states.
+   */
+  begin(width: number, root: number, rootTag: number, a: number, b: number): void {
     this.width = width;
     this.truncated = false;
     this.ids[0] = root;
     this.tags[0] = rootTag;
+    this.stateA[0] = a;
+    this.stateB[0] = b;
     this.size = 1;
     this.next = 0;
     this.count = 0;
@@ -60,10 +70,11 @@ export class BeamLevels {
 
   /**
    * A candidate for the next level: the child of the state of rank `parent` by move `m`, with
-   * signature lanes a, b, score `s`, and a tag that goes with it to the next level (the search
-   * keeps the child's `blocked` count there, so that it need not count it again).
+   * signature lanes a, b (with the justDrew flag, as the table keeps them) and baseA, baseB
+   * (without), score `s`, and a tag that goes with it to the next level (the search keeps the
+   * child's `blocked` count there, so that it need not count it again).
    */
-  add(parent: number, m: number, a: number, b: number, s: number, tag: number): void {
+  add(parent: number, m: number, a: number, b: number, baseA: number, baseB: number, s: number, tag: number): void {
     const c = this.count;
     if (c === this.parent.length) this.grow();
     this.parent[c] = parent;
@@ -71,6 +82,8 @@ export class BeamLevels {
     this.move[c] = m;
     this.sigA[c] = a;
     this.sigB[c] = b;
+    this.baseA[c] = baseA;
+    this.baseB[c] = baseB;
     this.score[c] = s;
     this.count = c + 1;
   }
@@ -109,7 +122,7 @@ export class BeamLevels {
       if (id < 0) continue;
       if (id >= TREE_MAX_STATES || !tree.set(id, this.ids[this.parent[c]!]!, this.move[c]!)) return -1;
       this.idOf[kept] = id;
-      this.tagOf[kept] = this.tag[c]!;
+      this.candOf[kept] = c;
       this.parentOf[kept] = this.parent[c]!;
       kept++;
     }
@@ -125,11 +138,16 @@ export class BeamLevels {
     if (kept > this.ids.length) {
       this.ids = new Int32Array(Math.max(kept, 2 * this.ids.length));
       this.tags = new Int32Array(this.ids.length);
+      this.stateA = new Int32Array(this.ids.length);
+      this.stateB = new Int32Array(this.ids.length);
     }
     for (let k = 0; k < kept; k++) {
       const i = byParent[k]!;
+      const c = this.candOf[i]!;
       this.ids[k] = this.idOf[i]!;
-      this.tags[k] = this.tagOf[i]!;
+      this.tags[k] = this.tag[c]!;
+      this.stateA[k] = this.baseA[c]!;
+      this.stateB[k] = this.baseB[c]!;
     }
     this.size = kept;
     this.next = 0;
@@ -147,7 +165,9 @@ export class BeamLevels {
     };
     this.parent = wider(this.parent);
     this.tag = wider(this.tag);
-    this.tagOf = wider(this.tagOf);
+    this.candOf = wider(this.candOf);
+    this.baseA = wider(this.baseA);
+    this.baseB = wider(this.baseB);
     this.move = wider(this.move);
     this.sigA = wider(this.sigA);
     this.sigB = wider(this.sigB);

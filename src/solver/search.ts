@@ -1034,7 +1034,7 @@ export class Solver {
       while (g.histLen > 0) g.undo();
       const tree = this.rootedTree(o);
       if (!tree) return this.noRoomAtRoot(at.nodes, at.bestHome);
-      levels.begin(width, 0, blocked(g));
+      levels.begin(width, 0, blocked(g), tree.sigA, tree.sigB);
       let r: Omit<SolveResult, 'seconds'> | null | undefined;
       while ((r = this.beamSlice(o, h, tree, levels, deadline, at)) === null) yield;
       if (r !== undefined) return r;
@@ -1075,24 +1075,25 @@ export class Solver {
       nodes++;
       if ((nodes & CHECK) === 0 && performance.now() > deadline) return treeResult(tree, 'unknown', nodes, bestHome, 'time');
       const rank = levels.next++;
-      tree.walkTo(g, packer, levels.ids[rank]!);
-      const pa = tree.sigA;
-      const pb = tree.sigB;
+      // The walk makes no signatures: the level keeps each state's.
+      tree.walkTo(g, packer, levels.ids[rank]!, false);
+      const pa = levels.stateA[rank]!;
+      const pb = levels.stateB[rank]!;
       const n = this.childMoves(moves, 0, tree.justDrew, mo, at.tactics);
       scores.parent(g, h, levels.tags[rank]!);
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         const childDrew = (m & 63) === SRC_DRAW;
         packer.childSig(pa, pb, m);
-        const a = packer.flagA(packer.sigA, childDrew);
-        const b = packer.flagB(packer.sigB, childDrew);
+        const ca = packer.sigA;
+        const cb = packer.sigB;
         // A child kept already, at this level or an earlier one, is not looked up here but
         // when the level ends (`BeamLevels.select`): only the best few candidates are ever
         // looked up there, against every child here (one probe of a large table each).
         const v = this.scoreChild(o, h, m, childDrew);
         if (this.childHome > bestHome) bestHome = this.childHome;
         if (v === CHILD_WON) return treeResult(tree, 'won', nodes, bestHome, undefined, g.history());
-        if (v !== CHILD_CUT) levels.add(rank, m, a, b, v, scores.blocked);
+        if (v !== CHILD_CUT) levels.add(rank, m, packer.flagA(ca, childDrew), packer.flagB(cb, childDrew), ca, cb, v, scores.blocked);
       }
       if ((nodes & CHECK) === 0 && nodes >= sliceEnd) return this.pause(at, nodes, bestHome);
     }

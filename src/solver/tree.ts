@@ -124,8 +124,14 @@ export class SearchTree implements TableStats {
     return this.pathLen > 1 && (this.via(this.at) & 63) === SRC_DRAW;
   }
 
-  /** Moves the Game, which stands at the end of the path, to state x (see the class comment). */
-  walkTo(g: Game, packer: KeyPacker, x: number): void {
+  /**
+   * Moves the Game, which stands at the end of the path, to state x (see the class comment).
+   * With `sigs` false it does not make the signatures of the states it passes (`sigA` and
+   * `sigB` then say nothing): for a caller that keeps each state's signature itself, as beam
+   * search does (`BeamLevels.stateA`), and walks this tree without them until the next `begin`
+   * (a walk with them starts from the signatures of the path it leaves).
+   */
+  walkTo(g: Game, packer: KeyPacker, x: number, sigs = true): void {
     const path = this.path;
     let i = this.pathLen - 1;
     let k = 0;
@@ -141,16 +147,18 @@ export class SearchTree implements TableStats {
       this.path = grow(this.path, i + 1 + k);
       this.pathSigs = grow(this.pathSigs, 2 * (i + 1 + k));
     }
-    const sigs = this.pathSigs;
+    const ps = this.pathSigs;
     for (k--; k >= 0; k--) {
       const c = this.chain[k]!;
       const via = this.via(c);
       const m = via | (g.cardAt(via & 63) << 12);
-      packer.childSig(sigs[2 * i]!, sigs[2 * i + 1]!, m);
+      if (sigs) {
+        packer.childSig(ps[2 * i]!, ps[2 * i + 1]!, m);
+        ps[2 * i + 2] = packer.sigA;
+        ps[2 * i + 3] = packer.sigB;
+      }
       i++;
       this.path[i] = c;
-      sigs[2 * i] = packer.sigA;
-      sigs[2 * i + 1] = packer.sigB;
       g.apply(m);
     }
     this.pathLen = i + 1;
