@@ -3,7 +3,7 @@ import { FULL } from './table.js';
 import { type SignatureTable } from './sigtable.js';
 import { type SearchTree, TREE_MAX_STATES } from './tree.js';
 
-/** Candidates a level can hold. */
+/** Candidates a level can hold (13 words of arrays each: past this a level would take gigabytes). */
 export const BEAM_MAX_CANDIDATES = 1 << 27;
 /** The radix sort's digit: 11 bits a pass (a level's score keys, up to 2^21, take two). */
 const RADIX_BITS = 11;
