@@ -1131,54 +1131,68 @@ describe('budgets', () => {
   });
 });
 
+/**
+ * Grows a random search tree over the Game's position up to `states` states: each step walks to
+ * a random state (with `sigs`, as `SearchTree.walkTo` takes it), checks the position against the
+ * one recorded when the state was made and its signature against the one kept beside the tree
+ * (with `sigs`, the tree's own too), and adds a child.
+ */
+function growAndWalk(g: Game, seed: string, states: number, sigs: boolean): { tree: SearchTree; deepest: number; walks: number } {
+  const packer = new KeyPacker(g);
+  const sig = new SignatureTable(1 << 26, 16);
+  const tree = new SearchTree(sig, 1 << 26);
+  const keys: string[] = [];
+  const kept: number[] = [];
+  const key = new Uint32Array(packer.words);
+  const keyOf = (drew: boolean): string => {
+    packer.pack(key, 0, drew);
+    return key.join(',');
+  };
+  packer.baseSig();
+  sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
+  tree.begin(packer.sigA, packer.sigB);
+  keys.push(keyOf(false));
+  kept.push(packer.sigA, packer.sigB);
+  const rng = seedrandom(seed);
+  const moves = new Int32Array(MAX_MOVES);
+  let deepest = 0;
+  let walks = 0;
+  for (let step = 0; step < 20_000 && sig.size < states; step++) {
+    // Mostly the newest states (as best-first search goes), sometimes any.
+    const x = rng() < 0.7 ? Math.max(0, sig.size - 1 - Math.floor(rng() * 4)) : Math.floor(rng() * sig.size);
+    tree.walkTo(g, packer, x, sigs);
+    walks++;
+    expect(tree.at).toBe(x);
+    expect(keyOf(tree.justDrew), `state ${x}`).toBe(keys[x]);
+    packer.baseSig();
+    expect([packer.sigA, packer.sigB], `signature of state ${x}`).toEqual([kept[2 * x], kept[2 * x + 1]]);
+    if (sigs) expect([tree.sigA, tree.sigB], `the tree's signature of state ${x}`).toEqual([packer.sigA, packer.sigB]);
+    deepest = Math.max(deepest, g.moveCount);
+    const n = g.generate(moves, 0);
+    if (n === 0) continue;
+    const m = moves[Math.floor(rng() * n)]!;
+    const drew = (m & 63) === SRC_DRAW;
+    packer.childSig(kept[2 * x]!, kept[2 * x + 1]!, m);
+    const ca = packer.sigA;
+    const cb = packer.sigB;
+    const id = sig.insert(packer.flagA(ca, drew), packer.flagB(cb, drew));
+    if (id < 0) continue;
+    expect(tree.set(id, x, m)).toBe(true);
+    expect(tree.parent(id)).toBe(x);
+    expect(tree.via(id)).toBe(m & 4095);
+    g.apply(m);
+    keys.push(keyOf(drew));
+    kept.push(ca, cb);
+    g.undo();
+  }
+  expect(sig.size).toBe(states);
+  return { tree, deepest, walks };
+}
+
 describe('best-first search: signatures and a search tree', () => {
   it('walks the Game to any state of the tree, with its signature', () => {
-    // A random tree over book deal 3 (full size): each step walks to a random state, checks
-    // the position against the one recorded when the state was made, and adds a child.
-    const deal = dealFromNumber(3, FULL_SIZE);
-    const g = new Game(deal, BOOK);
-    const packer = new KeyPacker(g);
-    const sig = new SignatureTable(1 << 26, 16);
-    const tree = new SearchTree(sig, 1 << 26);
-    const keys: string[] = [];
-    const key = new Uint32Array(packer.words);
-    const keyOf = (drew: boolean): string => {
-      packer.pack(key, 0, drew);
-      return key.join(',');
-    };
-    packer.baseSig();
-    sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
-    tree.begin(packer.sigA, packer.sigB);
-    keys.push(keyOf(false));
-    const rng = seedrandom('tree-walk');
-    const moves = new Int32Array(MAX_MOVES);
-    let deepest = 0;
-    let walks = 0;
-    for (let step = 0; step < 20_000 && sig.size < 6000; step++) {
-      // Mostly the newest states (as best-first search goes), sometimes any.
-      const x = rng() < 0.7 ? Math.max(0, sig.size - 1 - Math.floor(rng() * 4)) : Math.floor(rng() * sig.size);
-      tree.walkTo(g, packer, x);
-      walks++;
-      expect(tree.at).toBe(x);
-      expect(keyOf(tree.justDrew), `state ${x}`).toBe(keys[x]);
-      packer.baseSig();
-      expect([tree.sigA, tree.sigB], `signature of state ${x}`).toEqual([packer.sigA, packer.sigB]);
-      deepest = Math.max(deepest, g.moveCount);
-      const n = g.generate(moves, 0);
-      if (n === 0) continue;
-      const m = moves[Math.floor(rng() * n)]!;
-      const drew = (m & 63) === SRC_DRAW;
-      packer.childSig(tree.sigA, tree.sigB, m);
-      const id = sig.insert(packer.flagA(packer.sigA, drew), packer.flagB(packer.sigB, drew));
-      if (id < 0) continue;
-      expect(tree.set(id, x, m)).toBe(true);
-      expect(tree.parent(id)).toBe(x);
-      expect(tree.via(id)).toBe(m & 4095);
-      g.apply(m);
-      keys.push(keyOf(drew));
-      g.undo();
-    }
-    expect(sig.size).toBe(6000);
+    // A random tree over book deal 3 (full size).
+    const { tree, deepest, walks } = growAndWalk(new Game(dealFromNumber(3, FULL_SIZE), BOOK), 'tree-walk', 6000, true);
     expect(deepest, 'deep walks').toBeGreaterThan(60);
     expect(walks).toBeGreaterThan(6000);
     // 5 bytes a state in the tree, beside the signatures' 8 to 12.
@@ -1187,51 +1201,9 @@ describe('best-first search: signatures and a search tree', () => {
   });
 
   it('walks the Game to any state without making signatures, for a caller that keeps them (beam search)', () => {
-    // As above on PySolFC game 7 under `pysol` (cards move between columns), each state's
-    // signature kept beside the tree, as beam search keeps its levels'.
-    const g = new Game(pysolDeal(7), PYSOL);
-    const packer = new KeyPacker(g);
-    const sig = new SignatureTable(1 << 26, 16);
-    const tree = new SearchTree(sig, 1 << 26);
-    const keys: string[] = [];
-    const sigs: number[] = [];
-    const key = new Uint32Array(packer.words);
-    const keyOf = (drew: boolean): string => {
-      packer.pack(key, 0, drew);
-      return key.join(',');
-    };
-    packer.baseSig();
-    sig.insert(packer.flagA(packer.sigA, false), packer.flagB(packer.sigB, false));
-    tree.begin(packer.sigA, packer.sigB);
-    keys.push(keyOf(false));
-    sigs.push(packer.sigA, packer.sigB);
-    const rng = seedrandom('tree-walk-bare');
-    const moves = new Int32Array(MAX_MOVES);
-    let deepest = 0;
-    for (let step = 0; step < 20_000 && sig.size < 4000; step++) {
-      const x = rng() < 0.7 ? Math.max(0, sig.size - 1 - Math.floor(rng() * 4)) : Math.floor(rng() * sig.size);
-      tree.walkTo(g, packer, x, false);
-      expect(tree.at).toBe(x);
-      expect(keyOf(tree.justDrew), `state ${x}`).toBe(keys[x]);
-      packer.baseSig();
-      expect([packer.sigA, packer.sigB], `signature of state ${x}`).toEqual([sigs[2 * x], sigs[2 * x + 1]]);
-      deepest = Math.max(deepest, g.moveCount);
-      const n = g.generate(moves, 0);
-      if (n === 0) continue;
-      const m = moves[Math.floor(rng() * n)]!;
-      const drew = (m & 63) === SRC_DRAW;
-      packer.childSig(sigs[2 * x]!, sigs[2 * x + 1]!, m);
-      const ca = packer.sigA;
-      const cb = packer.sigB;
-      const id = sig.insert(packer.flagA(ca, drew), packer.flagB(cb, drew));
-      if (id < 0) continue;
-      expect(tree.set(id, x, m)).toBe(true);
-      g.apply(m);
-      keys.push(keyOf(drew));
-      sigs.push(ca, cb);
-      g.undo();
-    }
-    expect(sig.size).toBe(4000);
+    // On PySolFC game 7 under `pysol` (cards move between columns), each state's signature kept
+    // beside the tree only, as beam search keeps its levels'.
+    const { deepest } = growAndWalk(new Game(pysolDeal(7), PYSOL), 'tree-walk-bare', 4000, false);
     expect(deepest, 'deep walks').toBeGreaterThan(40);
   });
 
