@@ -1,5 +1,5 @@
 import { type KeyPacker } from './key.js';
-import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, homeMul, homeShift, slotsAfter, type TableStats, type TranspositionTable } from './table.js';
+import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, homeMul, homeShift, indexSlotsFor, slotsAfter, slotsWithin, type TableStats, type TranspositionTable } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each position instead of its packed key:
@@ -218,13 +218,7 @@ const SLOT_BYTES = 6;
  */
 export function sigSlotsFor(states: number, maxBytes: number): number {
   if (MIN_SLOTS * SLOT_BYTES > maxBytes) return 0;
-  let cap = MIN_SLOTS;
-  for (;;) {
-    if (cap * MAX_LOAD >= states) return cap;
-    const next = slotsAfter(cap);
-    if (next > MAX_SLOTS || next * SLOT_BYTES > maxBytes) return cap;
-    cap = next;
-  }
+  return indexSlotsFor(states, slotsWithin(Math.min(MAX_SLOTS, maxBytes / SLOT_BYTES)));
 }
 
 /**

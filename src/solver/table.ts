@@ -244,15 +244,18 @@ export function homeShift(cap: number, bits: number): number {
   return bits - (31 - Math.clz32((cap / homeMul(cap)) | 0));
 }
 
-/** Slots of the smallest size of the sequence (MIN_SLOTS, then `slotsAfter`) that holds `states` at a load of at most MAX_LOAD. */
-export function indexSlotsFor(states: number): number {
+/**
+ * Slots of the smallest size of the sequence (MIN_SLOTS, then `slotsAfter`) that holds `states`
+ * at a load of at most MAX_LOAD, or `most` (a size of the sequence) when that is smaller.
+ */
+export function indexSlotsFor(states: number, most = MAX_SLOTS): number {
   let cap = MIN_SLOTS;
-  while (cap * MAX_LOAD < states) cap = slotsAfter(cap);
+  while (cap * MAX_LOAD < states && cap < most) cap = slotsAfter(cap);
   return cap;
 }
 
 /** The largest size of the sequence of at most `slots` slots; MIN_SLOTS when none is. */
-function slotsWithin(slots: number): number {
+export function slotsWithin(slots: number): number {
   let cap = MIN_SLOTS;
   while (slotsAfter(cap) <= slots) cap = slotsAfter(cap);
   return cap;
