@@ -22,18 +22,23 @@
  * one row a deal and combination (verdict, proof, limit, nodes, states, ms, cards home at
  * best), so that two builds can be compared deal by deal and the undecided deals listed.
  *
- * An untimed warm-up (each search on deal 1 of each rules, 0.3 s at most) comes first.
+ * An untimed warm-up (each search on deal 1 of each rules, 0.3 s at most) comes first. With
+ * `--cold` there is none: each deal is solved by a process of its own instead
+ * (`limited solve N --json`, with the same options), as one solves a single deal, so the times
+ * include what V8 spends compiling the solver in each process (README, "Solving a deal").
  * With a node budget and no time budget that binds, the node counts are deterministic:
  * the same command gives the same nodes columns on any machine.
  */
+import { spawnSync } from 'node:child_process';
 import { cpus, platform, release } from 'node:os';
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
-import { type SearchKind, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
+import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
 import { benchArgs } from './args.js';
 import { csvText } from '../src/batch/files.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
@@ -54,6 +59,8 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
   --out FILE.md         also write the report to FILE.md
   --csv FILE.csv        also write one row a deal and combination: rules, deal, search,
                         heuristic, verdict, proof, limit, nodes, states, ms, best_home
+  --cold                solve each deal in a new process (limited solve N --json), as a
+                        single deal is solved, instead of one deal after another in this one
   -h, --help            this help
 `;
 
@@ -69,6 +76,7 @@ const args = benchArgs('solve', USAGE, {
   presets: { type: 'string' },
   out: { type: 'string' },
   csv: { type: 'string' },
+  cold: { type: 'boolean', default: false },
 });
 const values = args.values;
 // Annotated, so that the compiler knows a call to it does not return.
@@ -121,6 +129,7 @@ const PRESET_NAMES =
       });
 const OUT = values.out as string | undefined;
 const CSV = values.csv as string | undefined;
+const COLD = values.cold === true;
 // Fail before the long run, not after it, when --out or --csv cannot be written.
 for (const [option, file] of [['out', OUT], ['csv', CSV]] as const) {
   if (file === undefined) continue;
@@ -160,7 +169,7 @@ const progress = process.stderr.isTTY === true;
 const dealName = (deal: Deal, i: number): string => deal.source ?? String(FIRST + i);
 
 /** One row: `search` is dfs or best (with `heuristic`), or `preset NAME`. */
-function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules, search: SearchKind | `preset ${string}`, heuristic: string): Row {
+function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules, search: SearchKind | `preset ${string}`, heuristic: string, pysol: boolean): Row {
   const solver = new Solver();
   const budget = { maxSeconds: BUDGET, maxNodes: MAX_NODES ?? Infinity, maxMemoryMB: MAX_MEMORY };
   const opts: CliSolveOptions = search.startsWith('preset ')
@@ -176,7 +185,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
   for (let i = 0; i < deals.length; i++) {
     if (progress) process.stderr.write(`\r${label} ${search}${search === 'best' ? ' ' + heuristic : ''}: deal ${i + 1}/${deals.length}   `);
     try {
-      const r = solveWith(solver, deals[i]!, rules, opts);
+      const r = COLD ? solveCold(pysol ? ['--pysol', String(FIRST + i)] : [String(FIRST + i)], label, opts) : solveWith(solver, deals[i]!, rules, opts);
       if (CSV !== undefined)
         csvRows.push([label, dealName(deals[i]!, i), search, csvHeuristic, r.verdict, r.proof ?? '', r.limit ?? '', r.nodes, r.states, +(r.seconds * 1000).toFixed(1), r.bestHome]);
       row.verdicts[r.verdict]++;
@@ -201,6 +210,26 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
   return row;
 }
 
+/** The CLI that `--cold` runs, beside this script in the build: dist/src/cli/main.js. */
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+/**
+ * `--cold`: one deal solved by `limited solve DEAL --rules RULES ... --json` in a process of its
+ * own, with the options `opts` stand for. Its figures as `solveWith` gives them; a solution that
+ * fails to verify (exit 3) throws SolutionError, as it does in this process.
+ */
+function solveCold(deal: string[], rules: string, opts: CliSolveOptions): Pick<SolveResult, 'verdict' | 'proof' | 'limit' | 'nodes' | 'states' | 'seconds' | 'bytesPerState' | 'bestHome'> {
+  const args = [CLI, 'solve', ...deal, '--rules', rules, '--max-seconds', String(opts.maxSeconds), '--max-memory', String(opts.maxMemoryMB), '--json'];
+  if (Number.isFinite(opts.maxNodes)) args.push('--max-nodes', String(opts.maxNodes));
+  if (opts.preset !== undefined) args.push('--preset', opts.preset);
+  if (opts.search !== undefined) args.push('--search', opts.search);
+  if (opts.heuristic !== undefined) args.push('--heuristic', String(opts.heuristic));
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status === 3) throw new SolutionError(r.stderr.trim());
+  if (r.status !== 0) fail(`limited solve ${deal.join(' ')} --rules '${rules}' exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
+  return JSON.parse(r.stdout) as ReturnType<typeof solveCold>;
+}
+
 const median = (xs: number[]): number => {
   if (xs.length === 0) return 0;
   const s = [...xs].sort((a, b) => a - b);
@@ -215,8 +244,8 @@ const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 // ---------------------------------------------------------------------------------------
 
 // Untimed warm-up, so that the first row does not pay for the JIT: each search on deal 1 of
-// each rules, 0.3 s at most each.
-{
+// each rules, 0.3 s at most each. (With --cold every deal pays for it, on purpose.)
+if (!COLD) {
   const solver = new Solver();
   for (const r of RULES) {
     const deal = r.pysol ? pysolDeal(1) : dealFromNumber(1, FULL_SIZE);
@@ -231,10 +260,10 @@ for (const r of RULES) {
   for (let n = FIRST; n <= LAST; n++) deals.push(r.pysol ? pysolDeal(n) : dealFromNumber(n, FULL_SIZE));
   const dealsLabel = r.pysol ? `PySolFC ${FIRST}..${LAST}` : `${FIRST}..${LAST}`;
   for (const s of SEARCHES) {
-    if (s === 'dfs') rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, ''));
-    else for (const h of HEURISTIC_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, h));
+    if (s === 'dfs') rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, '', r.pysol));
+    else for (const h of HEURISTIC_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, s, h, r.pysol));
   }
-  for (const p of PRESET_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, `preset ${p}`, ''));
+  for (const p of PRESET_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, `preset ${p}`, '', r.pysol));
 }
 const wall = (performance.now() - t0) / 1000;
 
@@ -248,6 +277,7 @@ const lines: string[] = [
   `- machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores (one used), node ${process.version}, ${platform()} ${release()}`,
   `- budget per deal: ${BUDGET} s${MAX_NODES !== undefined ? `, ${MAX_NODES} nodes` : ''}; table memory cap ${MAX_MEMORY} MB; size 2x13 12x3`,
   `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers ${FIRST}..${LAST}` : `deal numbers ${FIRST}..${LAST}`}`).join('; ')}`,
+  `- ${COLD ? 'each deal in a new process (limited solve N --json): the times include compiling the solver' : 'one process, the deals one after another, after an untimed warm-up'}`,
   `- wall time: ${wall.toFixed(1)} s`,
   '',
   '| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',

@@ -404,6 +404,30 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     }
   });
 
+  it('--cold solves each deal by `limited solve` in a process of its own: under a node budget, the rows of one process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limited-bench-cold-'));
+    try {
+      // Two deals of each rules; each search and the default preset (their options go to the CLI:
+      // best-first with `home`, whose states and cards home differ from the CLI's default blend's).
+      const args = ['--first', '14', '--deals', '2', '--rules', 'book,pysol', '--max-nodes', '1500', '--budget-seconds', '60', '--searches', 'dfs,best', '--heuristics', 'home'];
+      const cold = run([...args, '--cold', '--csv', join(dir, 'cold.csv')]);
+      expect(cold.status, cold.stderr).toBe(0);
+      const one = run([...args, '--csv', join(dir, 'one.csv')]);
+      expect(one.status, one.stderr).toBe(0);
+      expect(cold.stdout).toContain('- each deal in a new process (limited solve N --json)');
+      expect(one.stdout).toContain('- one process, the deals one after another');
+      // Every column but ms (the 10th) is the same, row for row; deal 15 is proved lost by LockBound.
+      const noMs = (file: string): string[] => readFileSync(join(dir, file), 'utf8').trimEnd().split('\n').map((l) => l.split(',').filter((_, k) => k !== 9).join(','));
+      const rowsCold = noMs('cold.csv');
+      expect(rowsCold).toHaveLength(1 + 2 * 3 * 2);
+      expect(rowsCold).toEqual(noMs('one.csv'));
+      expect(rowsCold).toContain('book,15,preset portfolio,,unsolvable,locks,,0,0,0');
+      expect(rowsCold).toContain('book,14,best,home,unknown,,nodes,1500,3010,18');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bad options, here and in the batch bench: exit 2, one line', () => {
     const batch = (args: string[]): Result => script('batch.js', args);
     for (const [r, pattern] of [
