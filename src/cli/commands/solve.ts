@@ -289,6 +289,10 @@ function describeOptions(opts: CliSolveOptions): string {
   return parts.join(', ');
 }
 
+/** Below this many seconds `formatReport` says that a new process starts slow. */
+const COLD_SECONDS = 2;
+const COLD_NOTE = "note:               a process's first half second runs slow while V8 compiles (README, 'Solving a deal')";
+
 function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions): string {
   const verdict =
     rep.verdict === 'won'
@@ -309,6 +313,9 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
     `bytes per state:    ${rep.bytesPerState.toFixed(1)}`,
     `cards home at best: ${rep.bestHome} of ${rep.cards}`,
   ];
+  // A short solve is mostly the process's first half second, before V8 has compiled the
+  // solver's hot code: its nodes per second understate the solver's (README).
+  if (rep.seconds < COLD_SECONDS) lines.splice(7, 0, COLD_NOTE);
   if (rep.solution) {
     lines.push(`solution:           ${rep.solution.length} moves`);
     const w = String(rep.solution.length).length;
