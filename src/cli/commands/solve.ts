@@ -310,12 +310,12 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
     `states stored:      ${rep.states}`,
     `seconds:            ${rep.seconds.toFixed(3)}`,
     `nodes per second:   ${rep.nodesPerSecond}`,
+    // A short solve is mostly the process's first half second, before V8 has compiled the
+    // solver's hot code: its nodes per second understate the solver's (README).
+    ...(rep.seconds < COLD_SECONDS ? [COLD_NOTE] : []),
     `bytes per state:    ${rep.bytesPerState.toFixed(1)}`,
     `cards home at best: ${rep.bestHome} of ${rep.cards}`,
   ];
-  // A short solve is mostly the process's first half second, before V8 has compiled the
-  // solver's hot code: its nodes per second understate the solver's (README).
-  if (rep.seconds < COLD_SECONDS) lines.splice(7, 0, COLD_NOTE);
   if (rep.solution) {
     lines.push(`solution:           ${rep.solution.length} moves`);
     const w = String(rep.solution.length).length;
