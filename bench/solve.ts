@@ -22,7 +22,10 @@
  * one row a deal and combination (verdict, proof, limit, nodes, states, ms, cards home at
  * best), so that two builds can be compared deal by deal and the undecided deals listed.
  *
- * An untimed warm-up (each search on deal 1 of each rules, 0.3 s at most) comes first. With
+ * An untimed warm-up (each search on deal 1 of each rules, 0.3 s at most) comes first. Before
+ * and after the deals, the report's `memory` line gives how long a random read of 4, 16 and 64
+ * MB takes (`memoryReadings`, about a second each time): the searches' tables are read that
+ * way, and on a shared VM that speed, and with it the nodes a second, changes from day to day. With
  * `--cold` there is none: each deal is solved by a process of its own instead
  * (`limited solve N --json`, with the same options), as one solves a single deal, so the times
  * include what V8 spends compiling the solver in each process (README, "Solving a deal").
@@ -41,6 +44,7 @@ import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
 import { benchArgs } from './args.js';
 import { csvText } from '../src/batch/files.js';
+import { formatReadings, memoryReadings } from '../src/batch/machine.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
@@ -253,6 +257,9 @@ if (!COLD) {
   }
 }
 
+// The machine's memory now (README, Benchmarks): the nodes a second of the searches, whose
+// tables are read at random, follow it, and it varies from day to day on a shared VM.
+const memoryBefore = memoryReadings();
 const t0 = performance.now();
 const rows: Row[] = [];
 for (const r of RULES) {
@@ -266,6 +273,7 @@ for (const r of RULES) {
   for (const p of PRESET_NAMES) rows.push(benchOne(r.text, dealsLabel, deals, r.rules, `preset ${p}`, '', r.pysol));
 }
 const wall = (performance.now() - t0) / 1000;
+const memoryAfter = memoryReadings();
 
 const shellWord = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 const command = ['node', 'dist/bench/solve.js', ...process.argv.slice(2)].map(shellWord).join(' ');
@@ -279,6 +287,7 @@ const lines: string[] = [
   `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers ${FIRST}..${LAST}` : `deal numbers ${FIRST}..${LAST}`}`).join('; ')}`,
   `- ${COLD ? 'each deal in a new process (limited solve N --json): the times include compiling the solver' : 'one process, the deals one after another, after an untimed warm-up'}`,
   `- wall time: ${wall.toFixed(1)} s`,
+  `- memory: a random read took ${formatReadings(memoryBefore)} before the run, ${memoryAfter.map((x) => x.toFixed(0)).join(', ')} ns after`,
   '',
   '| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',
   '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -16,6 +16,7 @@ import { chunkText } from '../src/batch/run.js';
 import { type BatchCliOptions, batchConfig } from '../src/cli/commands/batch.js';
 import { pairedDifference, percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
 import { BOOK, PYSOL, parseSize } from '../src/game/index.js';
+import { PROBE_MEGABYTES, chaseCycle, formatReadings, readNanoseconds } from '../src/batch/machine.js';
 
 import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
@@ -677,5 +678,38 @@ describe('one-line errors, exit 2', () => {
     writeFileSync(path('bad.csv'), readFileSync(path('w1.csv'), 'utf8') + 'garbage,row\n');
     writeFileSync(path('bad.meta.json'), readFileSync(path('w1.meta.json'), 'utf8'));
     expectUsageError(cli(['batch', ...RANGE, ...SMALL, '--out', path('bad.csv')]), /bad\.csv, line 302: not a row of a batch/);
+  });
+});
+
+describe("the machine's memory probe (src/batch/machine.ts, the solve bench's memory line)", () => {
+  it('the chain visits the first word of every 64-byte line once and comes back', () => {
+    for (const mb of [1 / 64, 0.5, 1]) {
+      const a = chaseCycle(mb);
+      const lines = a.length / 16;
+      expect(lines).toBe(Math.max(2, (mb * 1024 * 1024) / 64));
+      const seen = new Uint8Array(lines);
+      let p = 0;
+      for (let i = 0; i < lines; i++) {
+        expect(p % 16).toBe(0);
+        expect(seen[p / 16]).toBe(0);
+        seen[p / 16] = 1;
+        p = a[p]!;
+      }
+      expect(p).toBe(0);
+      // Not the lines in order: a random cycle (neighbours in memory are rarely neighbours in it).
+      let next = 0;
+      for (let i = 0; i < lines; i++) if (a[i * 16] === ((i + 1) % lines) * 16) next++;
+      expect(next).toBeLessThan(lines / 8);
+    }
+    // The same order every time.
+    expect(chaseCycle(0.25)).toEqual(chaseCycle(0.25));
+  });
+
+  it('a reading is a positive number of nanoseconds; the readings in words', () => {
+    const ns = readNanoseconds(1, 1 << 12, 2);
+    expect(Number.isFinite(ns)).toBe(true);
+    expect(ns).toBeGreaterThan(0);
+    expect(PROBE_MEGABYTES).toEqual([4, 16, 64]);
+    expect(formatReadings([28.4, 150.6, 201])).toBe('28 ns in 4 MB, 151 ns in 16 MB, 201 ns in 64 MB');
   });
 });

@@ -348,6 +348,10 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     expect(a.status, a.stderr).toBe(0);
     expect(rows(a.stdout).map((r) => `${r[2]} ${r[3]}`)).toEqual(['dfs –', 'best blend', 'preset portfolio –']);
     expect(a.stdout).toMatch(/^- command: `node dist\/bench\/solve\.js --deals 2 /m);
+    // How fast memory is read, before and after the deals: three sizes each, in nanoseconds.
+    const memory = /^- memory: a random read took (\d+) ns in 4 MB, (\d+) ns in 16 MB, (\d+) ns in 64 MB before the run, (\d+), (\d+), (\d+) ns after$/m.exec(a.stdout);
+    expect(memory, a.stdout).not.toBeNull();
+    for (const ns of memory!.slice(1)) expect(Number(ns)).toBeGreaterThan(0);
     const none = run([...args, '--presets', '', '--searches', 'dfs']);
     expect(none.status, none.stderr).toBe(0);
     expect(rows(none.stdout).map((r) => r[2])).toEqual(['dfs']);

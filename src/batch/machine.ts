@@ -66,3 +66,74 @@ export function machine(): Machine {
     platform: `${platform()} ${release()}`,
   };
 }
+
+/** Bytes of a cache line, the stride of `chaseCycle`'s reads. */
+const LINE_BYTES = 64;
+const LINE_INTS = LINE_BYTES / 4;
+
+/**
+ * A chain of reads over `megabytes` of memory for `readNanoseconds`: an array in which, from
+ * index 0, `p = a[p]` visits the first word of every 64-byte line once, in a random order
+ * (Sattolo's shuffle makes one cycle through all the lines), and comes back to 0. The order is
+ * the same every time (a fixed linear congruential generator), so a reading depends only on
+ * the machine.
+ */
+export function chaseCycle(megabytes: number): Int32Array {
+  const lines = Math.max(2, Math.floor((megabytes * 1024 * 1024) / LINE_BYTES));
+  const order = new Int32Array(lines);
+  for (let i = 0; i < lines; i++) order[i] = i;
+  let s = 0x2545f491;
+  for (let i = lines - 1; i > 0; i--) {
+    s = (Math.imul(s, 1103515245) + 12345) | 0;
+    const j = (s >>> 8) % i;
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  }
+  const a = new Int32Array(lines * LINE_INTS);
+  for (let i = 0; i < lines; i++) a[order[i]! * LINE_INTS] = order[(i + 1) % lines]! * LINE_INTS;
+  return a;
+}
+
+/** Follows `reads` links of `a` from `p`; returns where it ends (so that the reads are kept). */
+function follow(a: Int32Array, p: number, reads: number): number {
+  for (let i = 0; i < reads; i++) p = a[p]!;
+  return p;
+}
+
+/**
+ * How long one random read of memory takes on this machine now, in nanoseconds: the least of
+ * `rounds` timings of `reads` dependent reads (each address comes from the read before) at
+ * random lines of `megabytes` of memory, after one pass to warm it. The searches' tables are
+ * read this way, so their nodes a second follow it. On the 2-core VMs this project runs on it
+ * varies from day to day: in session 34 a read took about 210 ns in 4 MB and 350 ns in 64 MB
+ * (a C program), in session 35 (this function) 20-120 ns and 190-215 ns, and the same solver
+ * ran book deals 1-100 at 2.5 M nodes a second against 1.5 M (docs/SOLVER.md, session 35). A
+ * benchmark that reports speed reports this beside it (`memoryReadings`).
+ */
+export function readNanoseconds(megabytes: number, reads = 1 << 18, rounds = 3): number {
+  const a = chaseCycle(megabytes);
+  let p = follow(a, 0, Math.min(reads, a.length / LINE_INTS));
+  let least = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    p = follow(a, p, reads);
+    least = Math.min(least, ((performance.now() - t0) * 1e6) / reads);
+  }
+  // (`p` is always the first word of a line: the test keeps the chain's result alive.)
+  return p % LINE_INTS === 0 ? least : Number.NaN;
+}
+
+/** The sizes of memory, in megabytes, that `memoryReadings` reads. */
+export const PROBE_MEGABYTES: readonly number[] = [4, 16, 64];
+
+/** `readNanoseconds` for each of PROBE_MEGABYTES, in that order (about a second in all). */
+export function memoryReadings(): number[] {
+  readNanoseconds(1, 1 << 16, 1); // compiles the loop before it is timed
+  return PROBE_MEGABYTES.map((mb) => readNanoseconds(mb));
+}
+
+/** Readings of `memoryReadings` in words: "28 ns in 4 MB, 150 ns in 16 MB, 200 ns in 64 MB". */
+export function formatReadings(ns: readonly number[]): string {
+  return ns.map((x, i) => `${x.toFixed(0)} ns in ${PROBE_MEGABYTES[i]} MB`).join(', ');
+}
