@@ -120,7 +120,7 @@ export function readNanoseconds(megabytes: number, reads = 1 << 18, rounds = 3):
     p = follow(a, p, reads);
     least = Math.min(least, ((performance.now() - t0) * 1e6) / reads);
   }
-  // (`p` is always the first word of a line: the test keeps the chain's result alive.)
+  // (`p` is always the first word of a line; asking so keeps the reads from being optimized away.)
   return p % LINE_INTS === 0 ? least : Number.NaN;
 }
 
