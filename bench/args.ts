@@ -35,3 +35,11 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
   };
   return { values, fail, wholeNumber };
 }
+
+/** A word as a POSIX shell reads it back: as it is when it is safe, else in single quotes. */
+const shellWord = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The command that ran the bench script `file` (`node dist/bench/FILE` and this process's arguments), for its report. */
+export function benchCommand(file: string): string {
+  return ['node', `dist/bench/${file}`, ...process.argv.slice(2)].map(shellWord).join(' ');
+}

@@ -42,7 +42,7 @@ import {
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
-import { benchArgs } from './args.js';
+import { benchArgs, benchCommand } from './args.js';
 import { csvText } from '../src/batch/files.js';
 import { formatReadings, memoryReadings } from '../src/batch/machine.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
@@ -275,8 +275,7 @@ for (const r of RULES) {
 const wall = (performance.now() - t0) / 1000;
 const memoryAfter = memoryReadings();
 
-const shellWord = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-const command = ['node', 'dist/bench/solve.js', ...process.argv.slice(2)].map(shellWord).join(' ');
+const command = benchCommand('solve.js');
 const cpu = cpus();
 const lines: string[] = [
   '# Solver benchmark',

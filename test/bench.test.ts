@@ -432,6 +432,59 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     }
   });
 
+  it('summary.js sums the reports of a directory by rules and budget, from their CSV rows; overlapping files are refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limited-bench-summary-'));
+    try {
+      // Deals 13-15 and 16-17 of each rules under a node budget (book deal 15 is proved lost by
+      // LockBound), one more rules at another budget, and files that do not count.
+      const bench = (name: string, extra: string[]): void => {
+        const r = run([...extra, '--max-nodes', '800', '--searches', '', '--out', join(dir, `${name}.md`), '--csv', join(dir, `${name}.csv`)]);
+        expect(r.status, r.stderr).toBe(0);
+      };
+      bench('a', ['--first', '13', '--deals', '3', '--rules', 'book,pysol', '--budget-seconds', '60']);
+      bench('b', ['--first', '16', '--deals', '2', '--rules', 'book,pysol', '--budget-seconds', '60']);
+      bench('c', ['--first', '1', '--deals', '2', '--rules', 'book', '--budget-seconds', '30']);
+      const dfsOnly = run(['--deals', '1', '--rules', 'book', '--max-nodes', '100', '--searches', 'dfs', '--presets', '', '--out', join(dir, 'd.md'), '--csv', join(dir, 'd.csv')]);
+      expect(dfsOnly.status, dfsOnly.stderr).toBe(0);
+      writeFileSync(join(dir, 'e.md'), readFileSync(join(dir, 'c.md')));
+      writeFileSync(join(dir, 'notes.md'), '# Not a report\n');
+
+      const summary = (extra: string[] = []): Result => script('summary.js', ['--dir', dir, ...extra]);
+      const r = summary(['--out', join(dir, 'SUMMARY.txt')]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(join(dir, 'SUMMARY.txt'), 'utf8')).toBe(r.stdout);
+      // The counts of the CSV rows of the preset, file by file and in all.
+      const csvRows = (name: string): string[][] => readFileSync(join(dir, `${name}.csv`), 'utf8').trimEnd().split('\n').slice(1).map(parseCsvLine).filter((x) => x[2] === 'preset portfolio');
+      const decided = (rows: string[][], rules: string): number => rows.filter((x) => x[0] === rules && x[4] !== 'unknown').length;
+      const section = (title: string): string[] => {
+        const lines = r.stdout.split('\n');
+        const at = lines.indexOf(`## ${title}`);
+        expect(at, r.stdout).toBeGreaterThan(0);
+        return lines.slice(at + 4, lines.indexOf('', at + 4));
+      };
+      const book = section('book: 60 s, 800 nodes a deal');
+      expect(book.map((l) => l.split('|')[1]!.trim())).toEqual(['a', 'b', '**all 2**']);
+      expect(book[0]).toMatch(/^\| a \| 13-15 \| /);
+      const all = decided(csvRows('a'), 'book') + decided(csvRows('b'), 'book');
+      expect(book[2]).toContain(`| 13-17 (5) | **${all} (${((100 * all) / 5).toFixed(1)} %; `);
+      // Deal 15's proof by LockBound: one proved lost, by LockBound.
+      expect(book[0]!.split('|')[5]!.trim()).toBe('1 (1)');
+      expect(section('pysol: 60 s, 800 nodes a deal').map((l) => l.split('|')[2]!.trim())).toEqual(['13-15', '16-17', '13-17 (5)']);
+      expect(section('book: 30 s, 800 nodes a deal').length).toBe(2);
+      expect(r.stdout).toContain('Left out: d.md (no rows of preset portfolio)');
+      expect(r.stdout).not.toContain('notes');
+
+      // A second file with deals 1-2 of book at 30 s: refused, naming both.
+      writeFileSync(join(dir, 'e.csv'), readFileSync(join(dir, 'c.csv')));
+      const twice = summary();
+      expect(twice.status).toBe(1);
+      expect(twice.stderr).toMatch(/^summary bench: c and e share book deals \(1\.\.2 and 1\.\.2\): a deal would be counted twice\n$/);
+      expect(summary(['--dir', join(dir, 'none')]).stderr).toMatch(/^summary bench: cannot read --dir '.*none': ENOENT\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bad options, here and in the batch bench: exit 2, one line', () => {
     const batch = (args: string[]): Result => script('batch.js', args);
     for (const [r, pattern] of [
