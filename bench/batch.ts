@@ -14,7 +14,9 @@
  *     appended and fsync'd, sidecars) with each worker count in `--workers` (default 1,2).
  * It prints deals per second for each, the scaling ratio (2 workers / 1 worker; the target is
  * 1.8 or better on a 2-core machine; "CPU cores used" shows whether the cores were free), the pool's overhead per deal (batch with 1 worker minus
- * in-process, per deal) and checks that every run gave the same rows (timing aside).
+ * in-process, per deal) and checks that every run gave the same rows (timing aside). Under the
+ * machine it prints how long a random read of 4, 16 and 64 MB took before and after the runs
+ * (`memoryReadings`, as bench/solve.js does): the deals a second follow it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, availableParallelism, tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { join } from 'node:path';
 import { type Rules, FULL_SIZE, parseRules } from '../src/game/index.js';
 import { type JobSpec, dealMaker, jobKind, solveSpec } from '../src/batch/job.js';
 import { runBatch } from '../src/batch/run.js';
+import { formatReadings, memoryReadings } from '../src/batch/machine.js';
 import { benchArgs } from './args.js';
 
 const USAGE = `usage: node dist/bench/batch.js [options]     (npm run bench:batch -- [options])
@@ -71,6 +74,9 @@ try {
 const command = `node dist/bench/batch.js --deals ${deals} --preset ${preset} --max-nodes ${maxNodes} --rules ${String(values.rules)} --workers ${workerCounts.join(',')} --reps ${reps}`;
 const cpu = cpus()[0]?.model.trim() ?? 'unknown';
 const load0 = loadavg()[0]!;
+// How fast this machine reads memory now (bench/solve.js prints the same line): a deal's
+// search reads its table at random, so the deals a second follow it from day to day.
+const memoryBefore = memoryReadings();
 
 /** The deals solved in this thread, one Solver reused: seconds, and the rows' deterministic part. */
 function inProcess(): { seconds: number; cores: number; rows: string[] } {
@@ -155,6 +161,7 @@ lines.push(`# Batch benchmark`);
 lines.push('');
 lines.push(`command: \`${command}\``);
 lines.push(`machine: ${cpu}, ${availableParallelism()} cores, Node ${process.version}, load average ${load0.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
+lines.push(`memory: a random read took ${formatReadings(memoryBefore)} before the runs, ${memoryReadings().map((x) => x.toFixed(0)).join(', ')} ns after`);
 lines.push(`workload: deals 1-${deals}, rules ${spec.rules}, size ${spec.size}, ${spec.method}, max ${maxNodes} nodes a deal; best of ${reps}`);
 lines.push('');
 const cpuMs = (e: { best: number; cores: number }): number => ((e.best * e.cores) / deals) * 1000;

@@ -485,6 +485,15 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     }
   });
 
+  it('the batch bench: deals a second in this thread and through the pool, the same rows, and the memory line', () => {
+    const r = script('batch.js', ['--deals', '6', '--reps', '1', '--workers', '1', '--max-nodes', '500']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^memory: a random read took \d+ ns in 4 MB, \d+ ns in 16 MB, \d+ ns in 64 MB before the runs, \d+, \d+, \d+ ns after$/m);
+    expect(r.stdout).toMatch(/^\| in-process \| [\d.]+ \| [\d.]+ \|/m);
+    expect(r.stdout).toMatch(/^\| batch, 1 worker \| [\d.]+ \| [\d.]+ \|/m);
+    expect(r.stdout).toContain('rows: identical in every run (timing aside)');
+  });
+
   it('bad options, here and in the batch bench: exit 2, one line', () => {
     const batch = (args: string[]): Result => script('batch.js', args);
     for (const [r, pattern] of [
