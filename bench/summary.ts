@@ -52,6 +52,7 @@ interface Part {
   readonly lost: number;
   readonly locks: number;
   readonly unknown: number;
+  readonly errors: number;
   readonly nodesPerSecond: number;
   readonly bytesPerState: number;
 }
@@ -107,7 +108,7 @@ for (const name of names) {
       process.exit(1);
     }
     const count = (v: string): number => rows.filter((r) => r[cVerdict] === v).length;
-    // The report's row of this rules and preset: nodes/s and bytes/state are its last columns but one and two.
+    // The report's row of this rules and preset: nodes/s and bytes/state are the two columns before its last (errors).
     const row = md.split('\n').find((l) => l.startsWith(`| ${rules} | `) && l.includes(` | ${SEARCH} | `));
     const cells = row?.split('|').map((c) => c.trim()) ?? [];
     parts.push({
@@ -121,6 +122,7 @@ for (const name of names) {
       lost: count('unsolvable'),
       locks: rows.filter((r) => r[cVerdict] === 'unsolvable' && r[cProof] === 'locks').length,
       unknown: count('unknown'),
+      errors: count('error'),
       nodesPerSecond: Number((cells[cells.length - 4] ?? 'NaN').replace(/,/g, '')),
       bytesPerState: Number(cells[cells.length - 3] ?? 'NaN'),
     });
@@ -173,22 +175,23 @@ for (const [key, ps] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     '',
     `## ${key}`,
     '',
-    '| file | deals | decided | won | proved lost (by LockBound at the root) | unknown | nodes/s | bytes/state |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| file | deals | decided | won | proved lost (by LockBound at the root) | unknown | errors | nodes/s | bytes/state |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const p of ps) {
-    lines.push(`| ${p.file} | ${p.first}-${p.last} | ${int(p.won + p.lost)} (${pct((p.won + p.lost) / p.deals)} %) | ${int(p.won)} | ${int(p.lost)} (${int(p.locks)}) | ${int(p.unknown)} | ${int(p.nodesPerSecond)} | ${p.bytesPerState.toFixed(1)} |`);
+    lines.push(`| ${p.file} | ${p.first}-${p.last} | ${int(p.won + p.lost)} (${pct((p.won + p.lost) / p.deals)} %) | ${int(p.won)} | ${int(p.lost)} (${int(p.locks)}) | ${int(p.unknown)} | ${int(p.errors)} | ${int(p.nodesPerSecond)} | ${p.bytesPerState.toFixed(1)} |`);
   }
   lines.push(
-    `| **all ${ps.length}** | ${runs(ps)} (${int(n)}) | **${int(decided)} (${pct(decided / n)} %; ${pct(wilsonLow(decided, n))}-${pct(wilsonHigh(decided, n))} %)** | ${int(sum((p) => p.won))} | ${int(sum((p) => p.lost))} (${int(sum((p) => p.locks))}) | ${int(sum((p) => p.unknown))} | ${range(ps.map((p) => p.nodesPerSecond), (x) => `${(x / 1e6).toFixed(2)} M`)} | ${range(ps.map((p) => p.bytesPerState), (x) => x.toFixed(1))} |`,
+    `| **all ${ps.length}** | ${runs(ps)} (${int(n)}) | **${int(decided)} (${pct(decided / n)} %; ${pct(wilsonLow(decided, n))}-${pct(wilsonHigh(decided, n))} %)** | ${int(sum((p) => p.won))} | ${int(sum((p) => p.lost))} (${int(sum((p) => p.locks))}) | ${int(sum((p) => p.unknown))} | ${int(sum((p) => p.errors))} | ${range(ps.map((p) => p.nodesPerSecond), (x) => `${(x / 1e6).toFixed(2)} M`)} | ${range(ps.map((p) => p.bytesPerState), (x) => x.toFixed(1))} |`,
   );
 }
 if (parts.length === 0) lines.push('', `No file in ${DIR} has rows of \`${SEARCH}\` with its CSV beside it.`);
 lines.push(
   '',
-  'decided = won + proved lost, with the share of all the deals and, for all, its 95 % Wilson interval. Each',
-  "file's nodes/s and bytes/state are its report's (the machine of its day: results/README says which build",
-  'and when); for all, their range.',
+  'decided = won + proved lost, with its share of the deals and, for all, its 95 % Wilson interval;',
+  "errors = solutions that failed to verify (solver bugs), not counted as decided. nodes/s and",
+  "bytes/state are each file's report's (the machine of its day: results/README says which build",
+  'made it, and when); for all, their range.',
 );
 if (skipped.length > 0) lines.push('', `Left out: ${skipped.join('; ')}.`);
 const text = lines.join('\n') + '\n';
