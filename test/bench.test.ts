@@ -480,6 +480,15 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
       expect(twice.status).toBe(1);
       expect(twice.stderr).toMatch(/^summary bench: c and e share book deals \(1\.\.2 and 1\.\.2\): a deal would be counted twice\n$/);
       expect(summary(['--dir', join(dir, 'none')]).stderr).toMatch(/^summary bench: cannot read --dir '.*none': ENOENT\n$/);
+
+      // A solution that failed to verify (a row 'error'): counted in errors, not as decided.
+      const bad = join(dir, 'bad');
+      mkdirSync(bad);
+      writeFileSync(join(bad, 'a.md'), readFileSync(join(dir, 'a.md')));
+      writeFileSync(join(bad, 'a.csv'), readFileSync(join(dir, 'a.csv'), 'utf8').replace(/^(book,15,preset portfolio,),unsolvable,locks,/m, '$1,error,,'));
+      const e = summary(['--dir', bad]);
+      expect(e.status, e.stderr).toBe(0);
+      expect(e.stdout).toMatch(/^\| a \| 13-15 \| 0 \(0\.0 %\) \| 0 \| 0 \(0\) \| 2 \| 1 \| /m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
