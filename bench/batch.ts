@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { type Rules, FULL_SIZE, parseRules } from '../src/game/index.js';
 import { type JobSpec, dealMaker, jobKind, solveSpec } from '../src/batch/job.js';
 import { runBatch } from '../src/batch/run.js';
-import { formatReadings, memoryReadings } from '../src/batch/machine.js';
+import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { benchArgs } from './args.js';
 
 const USAGE = `usage: node dist/bench/batch.js [options]     (npm run bench:batch -- [options])
@@ -161,7 +161,7 @@ lines.push(`# Batch benchmark`);
 lines.push('');
 lines.push(`command: \`${command}\``);
 lines.push(`machine: ${cpu}, ${availableParallelism()} cores, Node ${process.version}, load average ${load0.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
-lines.push(`memory: a random read took ${formatReadings(memoryBefore)} before the runs, ${memoryReadings().map((x) => x.toFixed(0)).join(', ')} ns after`);
+lines.push(memoryLine(memoryBefore, memoryReadings(), 'the runs'));
 lines.push(`workload: deals 1-${deals}, rules ${spec.rules}, size ${spec.size}, ${spec.method}, max ${maxNodes} nodes a deal; best of ${reps}`);
 lines.push('');
 const cpuMs = (e: { best: number; cores: number }): number => ((e.best * e.cores) / deals) * 1000;

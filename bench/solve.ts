@@ -44,7 +44,7 @@ import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
 import { benchArgs, benchCommand } from './args.js';
 import { csvText } from '../src/batch/files.js';
-import { formatReadings, memoryReadings } from '../src/batch/machine.js';
+import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
@@ -286,7 +286,7 @@ const lines: string[] = [
   `- deals: ${RULES.map((r) => `${r.text} (${formatRules(r.rules)}): ${r.pysol ? `PySolFC game numbers ${FIRST}..${LAST}` : `deal numbers ${FIRST}..${LAST}`}`).join('; ')}`,
   `- ${COLD ? 'each deal in a new process (limited solve N --json): the times include compiling the solver' : 'one process, the deals one after another, after an untimed warm-up'}`,
   `- wall time: ${wall.toFixed(1)} s`,
-  `- memory: a random read took ${formatReadings(memoryBefore)} before the run, ${memoryAfter.map((x) => x.toFixed(0)).join(', ')} ns after`,
+  `- ${memoryLine(memoryBefore, memoryAfter, 'the run')}`,
   '',
   '| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',
   '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -16,7 +16,7 @@ import { chunkText } from '../src/batch/run.js';
 import { type BatchCliOptions, batchConfig } from '../src/cli/commands/batch.js';
 import { pairedDifference, percentile, summarize, wilsonHigh, wilsonLow, winInterval } from '../src/batch/stats.js';
 import { BOOK, PYSOL, parseSize } from '../src/game/index.js';
-import { PROBE_MEGABYTES, chaseCycle, formatReadings, readNanoseconds } from '../src/batch/machine.js';
+import { PROBE_MEGABYTES, chaseCycle, formatReadings, memoryLine, readNanoseconds } from '../src/batch/machine.js';
 
 import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
@@ -711,5 +711,6 @@ describe("the machine's memory probe (src/batch/machine.ts, the solve bench's me
     expect(ns).toBeGreaterThan(0);
     expect(PROBE_MEGABYTES).toEqual([4, 16, 64]);
     expect(formatReadings([28.4, 150.6, 201])).toBe('28 ns in 4 MB, 151 ns in 16 MB, 201 ns in 64 MB');
+    expect(memoryLine([28.4, 150.6, 201], [30, 149.5, 199], 'the run')).toBe('memory: a random read took 28 ns in 4 MB, 151 ns in 16 MB, 201 ns in 64 MB before the run, 30, 150, 199 ns after');
   });
 });

@@ -137,3 +137,8 @@ export function memoryReadings(): number[] {
 export function formatReadings(ns: readonly number[]): string {
   return ns.map((x, i) => `${x.toFixed(0)} ns in ${PROBE_MEGABYTES[i]} MB`).join(', ');
 }
+
+/** The benchmarks' memory line: `memoryReadings` taken before and after `what` ("the run"). */
+export function memoryLine(before: readonly number[], after: readonly number[], what: string): string {
+  return `memory: a random read took ${formatReadings(before)} before ${what}, ${after.map((x) => x.toFixed(0)).join(', ')} ns after`;
+}
