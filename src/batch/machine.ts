@@ -107,7 +107,7 @@ function follow(a: Int32Array, p: number, reads: number): number {
  * random lines of `megabytes` of memory, after one pass to warm it. The searches' tables are
  * read this way, so their nodes a second follow it. On the 2-core VMs this project runs on it
  * varies from day to day: in session 34 a read took about 210 ns in 4 MB and 350 ns in 64 MB
- * (a C program), in session 35 (this function) 20-120 ns and 190-215 ns, and the same solver
+ * (a C program), in session 35 (this function) 18-120 ns and 134-230 ns, and the same solver
  * ran book deals 1-100 at 2.5 M nodes a second against 1.5 M (docs/SOLVER.md, session 35). A
  * benchmark that reports speed reports this beside it (`memoryReadings`).
  */
