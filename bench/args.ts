@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 /**
@@ -10,6 +12,13 @@ export interface BenchArgs {
   fail(message: string): never;
   /** `--NAME` as a whole number >= 1 (a safe integer). */
   wholeNumber(name: string, text: string): number;
+  /**
+   * Fails now, before a long run, when an output file (`['out', FILE]`; undefined: not asked
+   * for) could not be written: its directory is missing or not writable.
+   */
+  checkOutputs(files: readonly (readonly [string, string | undefined])[]): void;
+  /** Writes the output files asked for (`['out', FILE, text]`), failing with the option's name. */
+  writeOutputs(files: readonly (readonly [string, string | undefined, () => string])[]): void;
 }
 
 /** Parses the options (`--help` is added) of the bench script `name`. */
@@ -33,7 +42,28 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) fail(`--${opt} must be a whole number >= 1, not '${text}'`);
     return n;
   };
-  return { values, fail, wholeNumber };
+  const checkOutputs = (files: readonly (readonly [string, string | undefined])[]): void => {
+    for (const [option, file] of files) {
+      if (file === undefined) continue;
+      try {
+        if (!statSync(dirname(file)).isDirectory()) fail(`cannot write --${option} '${file}': '${dirname(file)}' is not a directory`);
+        accessSync(dirname(file), constants.W_OK);
+      } catch (e) {
+        fail(`cannot write --${option} '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      }
+    }
+  };
+  const writeOutputs = (files: readonly (readonly [string, string | undefined, () => string])[]): void => {
+    for (const [option, file, text] of files) {
+      if (file === undefined) continue;
+      try {
+        writeFileSync(file, text());
+      } catch (e) {
+        fail(`cannot write --${option} '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      }
+    }
+  };
+  return { values, fail, wholeNumber, checkOutputs, writeOutputs };
 }
 
 /** A word as a POSIX shell reads it back: as it is when it is safe, else in single quotes. */

@@ -34,8 +34,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, platform, release } from 'node:os';
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
@@ -135,15 +133,7 @@ const OUT = values.out as string | undefined;
 const CSV = values.csv as string | undefined;
 const COLD = values.cold === true;
 // Fail before the long run, not after it, when --out or --csv cannot be written.
-for (const [option, file] of [['out', OUT], ['csv', CSV]] as const) {
-  if (file === undefined) continue;
-  try {
-    if (!statSync(dirname(file)).isDirectory()) fail(`cannot write --${option} '${file}': '${dirname(file)}' is not a directory`);
-    accessSync(dirname(file), constants.W_OK);
-  } catch (e) {
-    fail(`cannot write --${option} '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-}
+args.checkOutputs([['out', OUT], ['csv', CSV]]);
 /** The --csv rows (header first), one a deal and combination, in the order solved. */
 const csvRows: (string | number)[][] = [['rules', 'deal', 'search', 'heuristic', 'verdict', 'proof', 'limit', 'nodes', 'states', 'ms', 'best_home']];
 
@@ -313,12 +303,5 @@ lines.push(
 );
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
-for (const [option, file, text] of [['out', OUT, () => report], ['csv', CSV, () => csvText(csvRows)]] as const) {
-  if (file === undefined) continue;
-  try {
-    writeFileSync(file, text());
-  } catch (e) {
-    fail(`cannot write --${option} '${file}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-}
+args.writeOutputs([['out', OUT, () => report], ['csv', CSV, () => csvText(csvRows)]]);
 if (rows.some((r) => r.errors > 0)) process.exitCode = 3;

@@ -13,10 +13,8 @@
  * naming both): a deal would be counted twice. Files left out (no CSV, or no such rows) are
  * listed under the tables.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { benchArgs, benchCommand } from './args.js';
-import { parseCsvLine } from '../src/batch/files.js';
+import { readReports } from './reports.js';
 import { wilsonHigh, wilsonLow } from '../src/batch/stats.js';
 import { defaultPreset } from '../src/cli/solver-api.js';
 
@@ -57,77 +55,35 @@ interface Part {
   readonly bytesPerState: number;
 }
 
-function reportNames(): string[] {
-  try {
-    return readdirSync(DIR).filter((f) => f.endsWith('.md')).sort();
-  } catch (e) {
-    return args.fail(`cannot read --dir '${DIR}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-}
-const names = reportNames();
+/** Exit 1, naming the file at fault. */
+const bad = (message: string): never => {
+  console.error(`summary bench: ${message}`);
+  process.exit(1);
+};
 
-const parts: Part[] = [];
-const skipped: string[] = [];
-for (const name of names) {
-  const stem = name.slice(0, -3);
-  const md = readFileSync(join(DIR, name), 'utf8');
-  if (!md.startsWith('# Solver benchmark')) continue;
-  let csv: string;
-  try {
-    csv = readFileSync(join(DIR, `${stem}.csv`), 'utf8');
-  } catch {
-    skipped.push(`${name} (no ${stem}.csv)`);
-    continue;
-  }
-  const budget = /^- budget per deal: ([^;]+);/m.exec(md)?.[1] ?? '?';
-  const lines = csv.trimEnd().split('\n');
-  const header = parseCsvLine(lines[0] ?? '');
-  const col = (c: string): number => header.indexOf(c);
-  const [cRules, cDeal, cSearch, cVerdict, cProof] = ['rules', 'deal', 'search', 'verdict', 'proof'].map(col) as [number, number, number, number, number];
-  if ([cRules, cDeal, cSearch, cVerdict, cProof].some((c) => c < 0)) {
-    skipped.push(`${name} (${stem}.csv is not a bench/solve.js CSV)`);
-    continue;
-  }
-  const byRules = new Map<string, string[][]>();
-  for (const line of lines.slice(1)) {
-    const row = parseCsvLine(line);
-    if (row[cSearch] !== SEARCH) continue;
-    const list = byRules.get(row[cRules]!) ?? byRules.set(row[cRules]!, []).get(row[cRules]!)!;
-    list.push(row);
-  }
-  if (byRules.size === 0) {
-    skipped.push(`${name} (no rows of ${SEARCH})`);
-    continue;
-  }
-  for (const [rules, rows] of byRules) {
-    const deals = rows.map((r) => Number(r[cDeal]!.replace(/^pysol /, '')));
-    const first = Math.min(...deals);
-    const last = Math.max(...deals);
-    if (new Set(deals).size !== deals.length || last - first + 1 !== deals.length) {
-      console.error(`summary bench: ${name}: the ${rules} deals of ${SEARCH} are not one run of numbers (${deals.length} rows, ${first}..${last})`);
-      process.exit(1);
-    }
-    const count = (v: string): number => rows.filter((r) => r[cVerdict] === v).length;
-    // The report's row of this rules and preset: nodes/s and bytes/state are the two columns before its last (errors).
-    const row = md.split('\n').find((l) => l.startsWith(`| ${rules} | `) && l.includes(` | ${SEARCH} | `));
-    const cells = row?.split('|').map((c) => c.trim()) ?? [];
-    parts.push({
-      file: stem,
-      rules,
-      budget,
-      first,
-      last,
-      deals: rows.length,
-      won: count('won'),
-      lost: count('unsolvable'),
-      locks: rows.filter((r) => r[cVerdict] === 'unsolvable' && r[cProof] === 'locks').length,
-      unknown: count('unknown'),
-      errors: count('error'),
-      nodesPerSecond: Number((cells[cells.length - 4] ?? 'NaN').replace(/,/g, '')),
-      bytesPerState: Number(cells[cells.length - 3] ?? 'NaN'),
-    });
-  }
-}
+const read = readReports(DIR, SEARCH, args.fail, bad);
+const skipped = read.skipped;
+const parts: Part[] = read.parts.map((p) => {
+  const count = (v: string): number => p.rows.filter((r) => r.verdict === v).length;
+  // The report's row of this rules and preset: nodes/s and bytes/state are the two columns before its last (errors).
+  const row = p.md.split('\n').find((l) => l.startsWith(`| ${p.rules} | `) && l.includes(` | ${SEARCH} | `));
+  const cells = row?.split('|').map((c) => c.trim()) ?? [];
+  return {
+    file: p.file,
+    rules: p.rules,
+    budget: p.budget,
+    first: p.rows.reduce((m, r) => Math.min(m, r.deal), Infinity),
+    last: p.rows.reduce((m, r) => Math.max(m, r.deal), -Infinity),
+    deals: p.rows.length,
+    won: count('won'),
+    lost: count('unsolvable'),
+    locks: p.rows.filter((r) => r.verdict === 'unsolvable' && r.proof === 'locks').length,
+    unknown: count('unknown'),
+    errors: count('error'),
+    nodesPerSecond: Number((cells[cells.length - 4] ?? 'NaN').replace(/,/g, '')),
+    bytesPerState: Number(cells[cells.length - 3] ?? 'NaN'),
+  };
+});
 
 const int = (x: number): string => x.toLocaleString('en-US');
 const pct = (x: number): string => (100 * x).toFixed(1);
@@ -196,10 +152,4 @@ lines.push(
 if (skipped.length > 0) lines.push('', `Left out: ${skipped.join('; ')}.`);
 const text = lines.join('\n') + '\n';
 process.stdout.write(text);
-if (OUT !== undefined) {
-  try {
-    writeFileSync(OUT, text);
-  } catch (e) {
-    args.fail(`cannot write --out '${OUT}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-}
+args.writeOutputs([['out', OUT, () => text]]);

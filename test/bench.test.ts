@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/files.js';
 import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/bench/stats.js';
@@ -489,6 +490,62 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
       const e = summary(['--dir', bad]);
       expect(e.status, e.stderr).toBe(0);
       expect(e.stdout).toMatch(/^\| a \| 13-15 \| 0 \(0\.0 %\) \| 0 \| 0 \(0\) \| 2 \| 1 \| /m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('longer.js draws deals a budget left unknown and solves them again with a larger one; its counts and estimates are those of its rows', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limited-bench-longer-'));
+    try {
+      // Book deals 13-20 at 800 nodes (15 is proved lost by LockBound, the rest unknown), and
+      // deals 1-2 at another budget.
+      const bench = (name: string, extra: string[]): void => {
+        const r = run([...extra, '--rules', 'book', '--searches', '', '--out', join(dir, `${name}.md`), '--csv', join(dir, `${name}.csv`)]);
+        expect(r.status, r.stderr).toBe(0);
+      };
+      bench('a', ['--first', '13', '--deals', '8', '--max-nodes', '800', '--budget-seconds', '60']);
+      bench('b', ['--first', '1', '--deals', '2', '--max-nodes', '800', '--budget-seconds', '30']);
+      const unknown = readFileSync(join(dir, 'a.csv'), 'utf8').trimEnd().split('\n').slice(1).map(parseCsvLine)
+        .filter((x) => x[4] === 'unknown').map((x) => Number(x[1]));
+      expect(unknown).toEqual([13, 14, 16, 17, 18, 19, 20]);
+
+      const longer = (extra: string[]): Result => script('longer.js', ['--dir', dir, '--rules', 'book', ...extra]);
+      const r = longer(['--budget', '60 s, 800 nodes', '--sample', '3', '--seed', 'test', '--seconds', '60', '--max-nodes', '300000', '--workers', '2', '--csv', join(dir, 'l.csv')]);
+      expect(r.status, r.stderr).toBe(0);
+      // The draw: Fisher-Yates over the unknown deals in order, with seedrandom('test'); the first 3.
+      const rng = seedrandom('test');
+      const order = [...unknown];
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(rng() * (i + 1));
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      const drawn = order.slice(0, 3).sort((x, y) => x - y);
+      const rows = readFileSync(join(dir, 'l.csv'), 'utf8').trimEnd().split('\n').slice(1).map(parseCsvLine);
+      expect(rows.map((x) => Number(x[1]))).toEqual(drawn);
+      // Each deal as `limited solve` gives it under the node budget (deterministic).
+      for (const x of rows) {
+        const j = JSON.parse(ok(['solve', x[1]!, '--max-nodes', '300000', '--max-seconds', '60', '--json']).stdout) as { verdict: string; nodes: number };
+        expect([x[2], Number(x[5])]).toEqual([j.verdict, j.nodes]);
+      }
+      const k = rows.filter((x) => x[2] !== 'unknown').length;
+      const won = rows.filter((x) => x[2] === 'won').length;
+      expect(r.stdout).toContain('- from: the rows of `preset portfolio` under book at 60 s, 800 nodes a deal in a (');
+      expect(r.stdout).toContain('8 deals, 1 decided (12.5 %: 0 won, 1 proved lost), 7 unknown');
+      const row = r.stdout.split('\n').find((l) => l.startsWith('| 60 s | '))!.split('|').map((c) => c.trim());
+      expect(row.slice(2, 5)).toEqual([String(k), String(won), String(k - won)]);
+      // All 8 deals: the 1 decided, and the sample's share of the 7 unknown.
+      expect(row[6]).toMatch(new RegExp(`^${((100 * (1 + (7 * k) / 3)) / 8).toFixed(1)} % \\(`));
+      expect(row[7]).toMatch(new RegExp(`^${((100 * ((7 * won) / 3)) / 8).toFixed(1)} % \\(`));
+
+      // Errors: no --rules; two budgets and none chosen; rules with no report.
+      expect(script('longer.js', ['--dir', dir]).stderr).toBe('longer bench: --rules is required (see --help)\n');
+      const two = longer([]);
+      expect(two.status).toBe(2);
+      expect(two.stderr).toBe("longer bench: the reports of book have budgets '30 s, 800 nodes', '60 s, 800 nodes': choose one with --budget\n");
+      expect(longer(['--budget', '5 s']).stderr).toMatch(/^longer bench: no report of book has the budget '5 s'/);
+      expect(script('longer.js', ['--dir', dir, '--rules', 'pysol']).stderr).toMatch(/^longer bench: no report in .* has rows of preset portfolio under rules 'pysol'/);
+      expect(longer(['--budget', '60 s, 800 nodes', '--out', join(dir, 'no', 'x.md')]).stderr).toMatch(/^longer bench: cannot write --out '.*x\.md': ENOENT\n$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
