@@ -10,6 +10,8 @@ export interface BenchArgs {
   readonly values: Record<string, string | boolean | undefined>;
   /** One line on stderr and exit 2. */
   fail(message: string): never;
+  /** A file or run at fault (not the command line): one line on stderr and exit 1. */
+  bad(message: string): never;
   /** `--NAME` as a whole number >= 1 (a safe integer). */
   wholeNumber(name: string, text: string): number;
   /**
@@ -26,6 +28,10 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
   const fail = (message: string): never => {
     process.stderr.write(`${name} bench: ${message}\n`);
     process.exit(2);
+  };
+  const bad = (message: string): never => {
+    process.stderr.write(`${name} bench: ${message}\n`);
+    process.exit(1);
   };
   let values: Record<string, string | boolean | undefined> = {};
   try {
@@ -63,7 +69,7 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
       }
     }
   };
-  return { values, fail, wholeNumber, checkOutputs, writeOutputs };
+  return { values, fail, bad, wholeNumber, checkOutputs, writeOutputs };
 }
 
 /** A word as a POSIX shell reads it back: as it is when it is safe, else in single quotes. */

@@ -94,10 +94,7 @@ args.checkOutputs([['out', OUT], ['csv', CSV]]);
 const PYSOL = RULES.trim().split(/\s+/)[0]!.toLowerCase() === 'pysol';
 
 // The reports of R at one budget.
-const bad = (message: string): never => {
-  console.error(`longer bench: ${message}`);
-  process.exit(1);
-};
+const bad: (message: string) => never = args.bad;
 const all = readReports(v.dir as string, SEARCH, fail, bad).parts.filter((p) => p.rules === RULES);
 const budgets = [...new Set(all.map((p) => p.budget))].sort();
 if (budgets.length === 0) fail(`no report in '${v.dir as string}' has rows of ${SEARCH} under rules '${RULES}' with its CSV beside it`);

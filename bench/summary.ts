@@ -55,13 +55,7 @@ interface Part {
   readonly bytesPerState: number;
 }
 
-/** Exit 1, naming the file at fault. */
-const bad = (message: string): never => {
-  console.error(`summary bench: ${message}`);
-  process.exit(1);
-};
-
-const read = readReports(DIR, SEARCH, args.fail, bad);
+const read = readReports(DIR, SEARCH, args.fail, args.bad);
 const skipped = read.skipped;
 const parts: Part[] = read.parts.map((p) => {
   const count = (v: string): number => p.rows.filter((r) => r.verdict === v).length;
@@ -120,8 +114,7 @@ for (const [key, ps] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
   ps.sort((a, b) => a.first - b.first);
   for (let i = 1; i < ps.length; i++) {
     if (ps[i]!.first <= ps[i - 1]!.last) {
-      console.error(`summary bench: ${ps[i - 1]!.file} and ${ps[i]!.file} share ${ps[i]!.rules} deals (${ps[i - 1]!.first}..${ps[i - 1]!.last} and ${ps[i]!.first}..${ps[i]!.last}): a deal would be counted twice`);
-      process.exit(1);
+      args.bad(`${ps[i - 1]!.file} and ${ps[i]!.file} share ${ps[i]!.rules} deals (${ps[i - 1]!.first}..${ps[i - 1]!.last} and ${ps[i]!.first}..${ps[i]!.last}): a deal would be counted twice`);
     }
   }
   const sum = (f: (p: Part) => number): number => ps.reduce((s, p) => s + f(p), 0);
