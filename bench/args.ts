@@ -14,6 +14,8 @@ export interface BenchArgs {
   bad(message: string): never;
   /** `--NAME` as a whole number >= 1 (a safe integer). */
   wholeNumber(name: string, text: string): number;
+  /** `--NAME` as a number > 0 (decimals and an exponent allowed). */
+  positiveNumber(name: string, text: string): number;
   /**
    * Fails now, before a long run, when an output file (`['out', FILE]`; undefined: not asked
    * for) could not be written: its directory is missing or not writable.
@@ -48,6 +50,11 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) fail(`--${opt} must be a whole number >= 1, not '${text}'`);
     return n;
   };
+  const positiveNumber = (opt: string, text: string): number => {
+    const n = Number(text);
+    if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${opt} must be a number > 0, not '${text}'`);
+    return n;
+  };
   const checkOutputs = (files: readonly (readonly [string, string | undefined])[]): void => {
     for (const [option, file] of files) {
       if (file === undefined) continue;
@@ -69,7 +76,7 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
       }
     }
   };
-  return { values, fail, bad, wholeNumber, checkOutputs, writeOutputs };
+  return { values, fail, bad, wholeNumber, positiveNumber, checkOutputs, writeOutputs };
 }
 
 /** A word as a POSIX shell reads it back: as it is when it is safe, else in single quotes. */

@@ -19,15 +19,17 @@
  * seconds or more. That holds as far as the clock repeats itself: under a time budget the
  * preset's stages take turns by their shares of the time spent so far, which does not depend on
  * the budget, and the search that takes over a deal that looks lost does so after a number of
- * nodes. Each deal here pays for compiling the solver in its new process (a tenth of a second
- * or two), which the reports' one-process runs did not.
+ * nodes. Each deal here pays for compiling the solver in its new process (its first half
+ * second runs slow while V8 compiles: README, "Solving a deal"), which the reports'
+ * one-process runs did not.
  */
 import { spawn } from 'node:child_process';
 import { cpus, platform, release } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import seedrandom from 'seedrandom';
 import { benchArgs, benchCommand } from './args.js';
 import { readReports } from './reports.js';
+import { solveArgs } from './cli.js';
+import { shuffle } from '../src/game/index.js';
 import { csvText } from '../src/batch/files.js';
 import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { wilsonHigh, wilsonLow } from '../src/batch/stats.js';
@@ -70,12 +72,6 @@ const args = benchArgs('longer', USAGE, {
 });
 const v = args.values;
 const fail: (message: string) => never = args.fail;
-const positive = (name: string): number => {
-  const text = v[name] as string;
-  const n = Number(text);
-  if (!/^(\d+\.?\d*|\.\d+)$/.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${name} must be a number > 0, not '${text}'`);
-  return n;
-};
 if (v.rules === undefined) fail('--rules is required (see --help)');
 const RULES = v.rules as string;
 const PRESET = v.preset as string;
@@ -83,9 +79,9 @@ if (!solverPresets().some((p) => p.name === PRESET)) fail(`unknown --preset '${P
 const SEARCH = `preset ${PRESET}`;
 const SAMPLE = args.wholeNumber('sample', v.sample as string);
 const SEED = v.seed as string;
-const SECONDS = positive('seconds');
+const SECONDS = args.positiveNumber('seconds', v.seconds as string);
 const MAX_NODES = v['max-nodes'] !== undefined ? args.wholeNumber('max-nodes', v['max-nodes'] as string) : undefined;
-const MAX_MEMORY = positive('max-memory');
+const MAX_MEMORY = args.positiveNumber('max-memory', v['max-memory'] as string);
 const WORKERS = args.wholeNumber('workers', v.workers as string);
 const OUT = v.out as string | undefined;
 const CSV = v.csv as string | undefined;
@@ -112,14 +108,8 @@ const population = {
 const pool = rows.filter((r) => r.verdict === 'unknown').map((r) => r.deal).sort((a, b) => a - b);
 if (pool.length === 0) fail(`the reports of ${RULES} at ${BUDGET} leave no deal unknown`);
 
-// The draw: Fisher–Yates over the pool in deal order, the first SAMPLE.
-const rng = seedrandom(SEED);
-const shuffled = [...pool];
-for (let i = shuffled.length - 1; i > 0; i--) {
-  const j = Math.floor(rng() * (i + 1));
-  [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
-}
-const sample = shuffled.slice(0, Math.min(SAMPLE, shuffled.length));
+// The draw: Fisher–Yates over the pool in deal order (as deal numbers shuffle their deck), the first SAMPLE.
+const sample = shuffle([...pool], seedrandom(SEED)).slice(0, SAMPLE);
 
 /** What `limited solve --json` says of a deal. */
 interface Outcome {
@@ -133,13 +123,9 @@ interface Outcome {
   bestHome: number;
 }
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-
 /** One deal by `limited solve` in a process of its own; a solution that fails to verify is an error row. */
 function solve(deal: number): Promise<Outcome> {
-  const cli = [CLI, 'solve', ...(PYSOL ? ['--pysol', String(deal)] : [String(deal)]), '--rules', RULES, '--preset', PRESET,
-    '--max-seconds', String(SECONDS), '--max-memory', String(MAX_MEMORY), '--json'];
-  if (MAX_NODES !== undefined) cli.push('--max-nodes', String(MAX_NODES));
+  const cli = solveArgs(PYSOL ? ['--pysol', String(deal)] : [String(deal)], RULES, { preset: PRESET, maxSeconds: SECONDS, maxMemoryMB: MAX_MEMORY, maxNodes: MAX_NODES });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, cli, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -34,13 +34,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, platform, release } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import {
   type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
 import { benchArgs, benchCommand } from './args.js';
+import { solveArgs } from './cli.js';
 import { csvText } from '../src/batch/files.js';
 import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
@@ -84,11 +84,7 @@ const values = args.values;
 // Annotated, so that the compiler knows a call to it does not return.
 const fail: (message: string) => never = args.fail;
 const positiveInteger = args.wholeNumber;
-function positiveNumber(name: string, text: string): number {
-  const n = Number(text);
-  if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${name} must be a number > 0, not '${text}'`);
-  return n;
-}
+const positiveNumber = args.positiveNumber;
 function list(name: string, text: string): string[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (items.length === 0) fail(`--${name} is empty`);
@@ -204,21 +200,13 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
   return row;
 }
 
-/** The CLI that `--cold` runs, beside this script in the build: dist/src/cli/main.js. */
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-
 /**
  * `--cold`: one deal solved by `limited solve DEAL --rules RULES ... --json` in a process of its
  * own, with the options `opts` stand for. Its figures as `solveWith` gives them; a solution that
  * fails to verify (exit 3) throws SolutionError, as it does in this process.
  */
 function solveCold(deal: string[], rules: string, opts: CliSolveOptions): Pick<SolveResult, 'verdict' | 'proof' | 'limit' | 'nodes' | 'states' | 'seconds' | 'bytesPerState' | 'bestHome'> {
-  const args = [CLI, 'solve', ...deal, '--rules', rules, '--max-seconds', String(opts.maxSeconds), '--max-memory', String(opts.maxMemoryMB), '--json'];
-  if (Number.isFinite(opts.maxNodes)) args.push('--max-nodes', String(opts.maxNodes));
-  if (opts.preset !== undefined) args.push('--preset', opts.preset);
-  if (opts.search !== undefined) args.push('--search', opts.search);
-  if (opts.heuristic !== undefined) args.push('--heuristic', String(opts.heuristic));
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, solveArgs(deal, rules, opts), { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status === 3) throw new SolutionError(r.stderr.trim());
   if (r.status !== 0) fail(`limited solve ${deal.join(' ')} --rules '${rules}' exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
   return JSON.parse(r.stdout) as ReturnType<typeof solveCold>;

@@ -339,6 +339,11 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const run = (args: string[]): Result => script('solve.js', args);
+  /** A report of solve.js with no searches but the default preset, `DIR/NAME.md` with its CSV beside it. */
+  const report = (dir: string, name: string, args: string[]): void => {
+    const r = run([...args, '--searches', '', '--out', join(dir, `${name}.md`), '--csv', join(dir, `${name}.csv`)]);
+    expect(r.status, r.stderr).toBe(0);
+  };
   /** The table's rows: rules, deals, search, heuristic, decided %. */
   const rows = (stdout: string): string[][] =>
     stdout.split('\n').filter((l) => /^\| (book|pysol) /.test(l)).map((l) => l.split('|').slice(1, 6).map((c) => c.trim()));
@@ -438,10 +443,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     try {
       // Deals 13-15 and 16-17 of each rules under a node budget (book deal 15 is proved lost by
       // LockBound), one more rules at another budget, and files that do not count.
-      const bench = (name: string, extra: string[]): void => {
-        const r = run([...extra, '--max-nodes', '800', '--searches', '', '--out', join(dir, `${name}.md`), '--csv', join(dir, `${name}.csv`)]);
-        expect(r.status, r.stderr).toBe(0);
-      };
+      const bench = (name: string, extra: string[]): void => report(dir, name, [...extra, '--max-nodes', '800']);
       bench('a', ['--first', '13', '--deals', '3', '--rules', 'book,pysol', '--budget-seconds', '60']);
       bench('b', ['--first', '16', '--deals', '2', '--rules', 'book,pysol', '--budget-seconds', '60']);
       bench('c', ['--first', '1', '--deals', '2', '--rules', 'book', '--budget-seconds', '30']);
@@ -500,10 +502,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     try {
       // Book deals 13-20 at 800 nodes (15 is proved lost by LockBound, the rest unknown), and
       // deals 1-2 at another budget.
-      const bench = (name: string, extra: string[]): void => {
-        const r = run([...extra, '--rules', 'book', '--searches', '', '--out', join(dir, `${name}.md`), '--csv', join(dir, `${name}.csv`)]);
-        expect(r.status, r.stderr).toBe(0);
-      };
+      const bench = (name: string, extra: string[]): void => report(dir, name, [...extra, '--rules', 'book']);
       bench('a', ['--first', '13', '--deals', '8', '--max-nodes', '800', '--budget-seconds', '60']);
       bench('b', ['--first', '1', '--deals', '2', '--max-nodes', '800', '--budget-seconds', '30']);
       const unknown = readFileSync(join(dir, 'a.csv'), 'utf8').trimEnd().split('\n').slice(1).map(parseCsvLine)

@@ -51,18 +51,24 @@ export function parseDealNumber(text: string): number {
   return n;
 }
 
-/** Deal n of scheme v1 (RULES.md): seedrandom('limited:' + n), Fisher–Yates from the top. */
+/**
+ * Fisher–Yates from the top, in place, as scheme v1 shuffles (RULES.md): for i from length-1
+ * down to 1, j = floor(rng() * (i + 1)), swap items i and j. Returns `items`.
+ */
+export function shuffle<T>(items: T[], rng: () => number): T[] {
+  for (let i = items.length - 1; i >= 1; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const t = items[i]!;
+    items[i] = items[j]!;
+    items[j] = t;
+  }
+  return items;
+}
+
+/** Deal n of scheme v1 (RULES.md): seedrandom('limited:' + n), Fisher–Yates from the top (`shuffle`). */
 export function dealFromNumber(n: number, size: Size = FULL_SIZE): Deal {
   if (!Number.isSafeInteger(n) || n < 0) throw new UserError(`deal number ${n} is not a whole number from 0 to ${MAX_DEAL_NUMBER}`);
-  const rng = seedrandom('limited:' + String(n));
-  const deck = orderedDeck(size);
-  for (let i = deck.length - 1; i >= 1; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    const t = deck[i]!;
-    deck[i] = deck[j]!;
-    deck[j] = t;
-  }
-  return dealFromOrder(deck, size, String(n));
+  return dealFromOrder(shuffle(orderedDeck(size), seedrandom('limited:' + String(n))), size, String(n));
 }
 
 /** Checks that a deal holds every card exactly as often as the packs do. Throws UserError. */
