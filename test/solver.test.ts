@@ -17,7 +17,7 @@ import { LOCK_LOST, LOCK_OPEN, LOCK_SPACES, LockBound } from '../src/solver/lock
 import { PileBound } from '../src/solver/bound.js';
 import { KeyPacker } from '../src/solver/key.js';
 import { LOOK_LOST, LOOK_UNKNOWN, LOOK_WON, Lookahead } from '../src/solver/lookahead.js';
-import { type Preset, type SolveOptions, type Stage, type SolveResult, PRESETS, Solver, lubyTerm } from '../src/solver/search.js';
+import { type Preset, type SolveOptions, type Stage, type SolveResult, PRESETS, Solver, lubyTerm } from '../src/solver/index.js';
 import { RULE_VARIANTS, deal as dealOf, playMoves } from './helpers.js';
 import { type Tactics } from '../src/game/tactics.js';
 import { referenceSearch, referenceSolve } from './reference.js';

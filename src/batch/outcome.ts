@@ -1,4 +1,4 @@
-import type { SolveResult } from '../solver/search.js';
+import type { SolveResult } from '../solver/index.js';
 import type { DealOutcome } from './job.js';
 
 /** A solver result as a CSV row's outcome (the solve and bench job kinds). */

@@ -12,7 +12,7 @@
  */
 import { type Deal, type Rules, type Size, formatRules, formatSize } from '../game/index.js';
 import { type Heuristic } from '../solver/heuristics.js';
-import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, Solver } from '../solver/search.js';
+import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, Solver } from '../solver/index.js';
 import type { DealOutcome, DealSourceKind, JobKind, JobSpec, SolverSpec } from '../batch/job.js';
 import { solveOutcome } from '../batch/outcome.js';
 import { type HeuristicRef, guard, heuristicFor, importHeuristic, refKey, variantLabel } from './heuristics.js';

@@ -10,8 +10,8 @@
  */
 import { type Deal, type Rules, UserError } from '../game/index.js';
 import { HEURISTICS } from '../solver/heuristics.js';
-import * as search from '../solver/search.js';
-import { type SearchRun, type SolveOptions, type SolveResult, type Solver } from '../solver/search.js';
+import * as search from '../solver/index.js';
+import { type SearchRun, type SolveOptions, type SolveResult, type Solver } from '../solver/index.js';
 
 /** The options handed to the solver: only what the user gave, plus `preset` when one applies. */
 export type CliSolveOptions = Partial<SolveOptions> & { preset?: string };

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, plural, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { DEFAULT_OPTIONS } from '../../solver/search.js';
+import { DEFAULT_OPTIONS } from '../../solver/index.js';
 import { type BenchConfig, runBench } from '../../bench/run.js';
 import { parseHeuristics } from '../../bench/heuristics.js';
 import { formatReport } from '../../bench/report.js';

@@ -7,7 +7,7 @@ import {
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SearchRun, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
+import { type Progress, type SearchKind, type SearchRun, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/index.js';
 import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
 } from '../common.js';
