@@ -29,6 +29,15 @@ export interface TableStats {
   bytes(): number;
   bytesPerState(): number;
 }
+/**
+ * A table of exact keys, as depth-first search uses one: `insert` answers a new id (>= 0), an
+ * existing one as `-(id + 3)`, or FULL. Any search that ends exhausted on one has proved its
+ * verdict: a match is always a match of the whole key.
+ */
+export interface ExactTable extends TableStats {
+  insert(src: Uint32Array, off: number): number;
+}
+
 /** Most a table fills its index (or its slots) before it grows. */
 export const MAX_LOAD = 0.75;
 const ID_BITS = 27;
@@ -53,7 +62,7 @@ export const MAX_SLOTS = 2 ** 30;
  */
 const NO_INDEX = new Uint32Array(1);
 
-export class TranspositionTable implements TableStats {
+export class TranspositionTable implements ExactTable {
   store: Uint32Array;
   private index: Uint32Array;
   /** Slots of the index (a size of `slotsAfter`'s sequence), and how a hash's home slot is found among them (`resize`, `home`). */
