@@ -12,7 +12,9 @@ import { type Lookahead } from './lookahead.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
 import { type SolveOptions } from './options.js';
 import { SignatureTable } from './sigtable.js';
-import { type TableStats, TranspositionTable } from './table.js';
+import { type KeyedTable, type TableStats, TranspositionTable } from './table.js';
+import { CollapseTable } from './collapse-table.js';
+import { MB, MemoryBudget } from './memory.js';
 import { SearchTree } from './tree.js';
 import { WasteBound } from './wastebound.js';
 
@@ -46,6 +48,7 @@ export class SearchContext {
   readonly moveBuf = new Int32Array(MAX_MOVES);
   depthFirst: DepthFirst | null = null;
   dfsTable: TranspositionTable | null = null;
+  collapse: CollapseTable | null = null;
   sigTable: SignatureTable | null = null;
   rolloutSeen: SignatureTable | null = null;
   look: Lookahead | null = null;
@@ -61,9 +64,16 @@ export class SearchContext {
   progressHome = 0;
   /** The running search's table. */
   lastTable: TableStats | null = null;
+  /** The budget the tables take their memory from (the Solver's; a preset's stages share one). */
+  budget = new MemoryBudget(0);
 
-  /** A new position to search: the deal, after the moves `from` (`Game.after`). */
-  reset(deal: Deal, rules: Rules, from: readonly PackedMove[]): void {
+  /**
+   * A new position to search: the deal, after the moves `from` (`Game.after`), with tables taken
+   * from `budget`. Tables kept from the last search stay for reuse while the budget holds them.
+   */
+  reset(deal: Deal, rules: Rules, from: readonly PackedMove[], budget: MemoryBudget): void {
+    if (budget !== this.budget || budget.used > budget.cap) this.releaseTables();
+    this.budget = budget;
     const g = (this.g = Game.after(deal, rules, from));
     this.packer = new KeyPacker(g);
     this.bound = new PileBound(g);
@@ -82,51 +92,93 @@ export class SearchContext {
     return childMoves(this.g, this.gen, this.scores, out, at, justDrew, mo, tactics);
   }
 
-  /** The exact table for one search: the last one, emptied, when it fits, else a new one sized for the node budget. */
-  table(words: number, o: SolveOptions): TranspositionTable {
-    const maxBytes = o.maxMemoryMB * 1024 * 1024;
+  /**
+   * The exact table for one depth-first search: the last one, emptied, when it fits, else a new
+   * one. A search that stays on exact keys (`exact`; by default when `signaturesAfter` is
+   * Infinity: the proofs, and the confirmation of an exhaustion on signatures) gets the compact
+   * CollapseTable; one that goes on signatures after a few states, the TranspositionTable.
+   */
+  table(o: SolveOptions, exact = o.signaturesAfter === Infinity): KeyedTable {
+    const packer = this.packer;
+    const maxBytes = o.maxMemoryMB * MB;
+    const expected = Math.min(o.maxNodes, exact ? Infinity : o.signaturesAfter, 1 << 21);
+    if (exact) {
+      const c = this.collapse;
+      if (c && c.words === packer.words && c.split === packer.columnsAt && c.bits === packer.bits) {
+        c.clear();
+        return c;
+      }
+      c?.release();
+      return (this.collapse = new CollapseTable(packer.words, packer.columnsAt, packer.bits, this.budget, expected));
+    }
     const t = this.dfsTable;
-    if (t && t.words === words && t.maxBytes === maxBytes) {
+    if (t && t.words === packer.words && t.maxBytes === maxBytes) {
       t.clear();
       return t;
     }
-    // Depth-first search needs the exact table only until it goes on signatures.
-    return (this.dfsTable = new TranspositionTable(words, maxBytes, Math.min(o.maxNodes, o.signaturesAfter)));
+    t?.release();
+    return (this.dfsTable = new TranspositionTable(packer.words, maxBytes, expected, this.budget));
   }
 
   /** The signature table for one depth-first search, reused in the same way. */
   signatureTable(o: SolveOptions): SignatureTable {
-    return (this.sigTable = emptiedOr(this.sigTable, o.maxMemoryMB, o.signatureBits, Math.min(o.maxNodes, 1 << 30)));
+    return (this.sigTable = this.emptiedOr(this.sigTable, o.maxMemoryMB, o.signatureBits, Math.min(o.maxNodes, 1 << 30)));
   }
 
   /** The rollout's table of the positions its attempt has played (capped like the others; the look-aheads' are not). */
   rolloutTable(o: SolveOptions, bits: number): SignatureTable {
-    return (this.rolloutSeen = emptiedOr(this.rolloutSeen, o.maxMemoryMB, bits, 4096));
+    return (this.rolloutSeen = this.emptiedOr(this.rolloutSeen, o.maxMemoryMB, bits, 4096));
   }
 
   /** The signature table and tree of a best-first or beam search: the last ones, emptied, when they fit. */
   searchTree(o: SolveOptions): SearchTree {
-    const maxBytes = o.maxMemoryMB * 1024 * 1024;
+    const maxBytes = o.maxMemoryMB * MB;
     // Two thirds of the cap for the signatures (8 to 12 bytes a state), a third for the tree (5).
     let t = this.bestTree;
     if (!t || t.maxBytes !== maxBytes / 3 || t.sig.bits !== o.signatureBits) {
-      const sig = new SignatureTable((2 * maxBytes) / 3, Math.min(o.maxNodes * 4, 1 << 30), o.signatureBits);
-      t = this.bestTree = new SearchTree(sig, maxBytes / 3);
+      t?.release();
+      const sig = new SignatureTable((2 * maxBytes) / 3, Math.min(o.maxNodes * 4, 1 << 30), o.signatureBits, this.budget);
+      t = this.bestTree = new SearchTree(sig, maxBytes / 3, this.budget);
     } else t.sig.clear();
     return t;
+  }
+
+  /** Lets a big table go rather than keep it for the next deal (its bytes back to the budget). */
+  letGo(t: 'dfs' | 'sig' | 'tree'): void {
+    if (t === 'dfs') {
+      this.dfsTable?.release();
+      this.collapse?.release();
+      this.dfsTable = this.collapse = null;
+    } else if (t === 'sig') {
+      this.sigTable?.release();
+      this.sigTable = null;
+    } else {
+      this.bestTree?.release();
+      this.bestTree = null;
+    }
+  }
+
+  /** Lets every table go (their memory back to the budget): another search needs it. */
+  releaseTables(): void {
+    this.letGo('dfs');
+    this.letGo('sig');
+    this.letGo('tree');
+    this.rolloutSeen?.release();
+    this.rolloutSeen = null;
+  }
+
+  /** `t` emptied when it has this memory cap and signature width, else a new table with room for `expected` states. */
+  private emptiedOr(t: SignatureTable | null, maxMemoryMB: number, bits: number, expected: number): SignatureTable {
+    const maxBytes = maxMemoryMB * MB;
+    if (t && t.maxBytes === maxBytes && t.bits === bits) {
+      t.clear();
+      return t;
+    }
+    t?.release();
+    return new SignatureTable(maxBytes, expected, bits, this.budget);
   }
 
   beam(): BeamLevels {
     return (this.beamLevels ??= new BeamLevels());
   }
-}
-
-/** `t` emptied when it has this memory cap and signature width, else a new table with room for `expected` states. */
-function emptiedOr(t: SignatureTable | null, maxMemoryMB: number, bits: number, expected: number): SignatureTable {
-  const maxBytes = maxMemoryMB * 1024 * 1024;
-  if (t && t.maxBytes === maxBytes && t.bits === bits) {
-    t.clear();
-    return t;
-  }
-  return new SignatureTable(maxBytes, expected, bits);
 }

@@ -2,6 +2,7 @@ import { type Deal } from '../game/deal.js';
 import { type Rules } from '../game/rules.js';
 import { type PackedMove } from '../game/state.js';
 import { lockBoundApplies } from './lockbound.js';
+import { MB, type MemoryBudget } from './memory.js';
 import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
 import { type LooksLost, type Preset, type Stage, DEFAULT_PRESET, PRESETS } from './presets.js';
 import { type Progress, type SearchRun, type SolveResult, sumOf } from './result.js';
@@ -11,12 +12,18 @@ const SLICE = 4096;
 
 /** What runs one stage: a Solver (structurally; this module imports none). */
 export interface StageRunner {
-  start(deal: Deal, rules: Rules, opts: Partial<SolveOptions>, from: readonly PackedMove[]): SearchRun;
+  start(deal: Deal, rules: Rules, opts: Partial<SolveOptions>, from: readonly PackedMove[], budget: MemoryBudget): SearchRun;
+  /** Lets the runner's tables go, their memory back to the pool. */
+  releaseTables(): void;
 }
 
-/** Where the portfolio gets a runner for stage i (kept from deal to deal), and whom it tells of a takeover. */
+/**
+ * Where the portfolio gets a runner for stage i (kept from deal to deal), the memory pool its
+ * stages share (set to `bytes`), and whom it tells of a takeover.
+ */
 export interface PortfolioHost {
   runner(stage: number, stages: number): StageRunner;
+  pool(bytes: number): MemoryBudget;
   tookOver(): void;
 }
 
@@ -30,7 +37,8 @@ export function presetOf(preset: string | Preset): Preset {
 /**
  * Starts a preset: its stages side by side, each on its own runner (its own tables), in slices
  * of about SLICE * share * stages nodes, none restarted, each capped at its share of the node
- * budget and of the memory cap; the time budget is the whole preset's. Under a node budget the
+ * budget; the time budget is the whole preset's. Their tables draw on one memory pool of the
+ * preset's memory cap as they grow (memory.ts), so that the search that needs the memory gets it. Under a node budget the
  * stages take turns, so the result is deterministic. With a time budget alone the shares are the
  * stages' `timeShare`s, shares of the time: the stage furthest behind its share of the time spent
  * so far takes the next slice (turns by nodes would give the slower search more than its share).
@@ -58,6 +66,7 @@ export function startPortfolio(
   const shares = stages.map((s, i) => shareOf(s) + (i === 0 ? given : 0));
   const t0 = performance.now();
   const runners = stages.map((_, i) => host.runner(i, stages.length));
+  const pool = host.pool(base.maxMemoryMB * MB);
   const runs: SearchRun[] = stages.map((stage, i) =>
     runners[i]!.start(deal, rules, {
       ...base,
@@ -65,9 +74,8 @@ export function startPortfolio(
       ...stage.under?.[rules.secondDeal],
       ...pick(opts, 'search', 'heuristic', 'order'),
       maxNodes: Math.max(1, Math.floor(base.maxNodes * shares[i]!)),
-      maxMemoryMB: base.maxMemoryMB * shares[i]!,
       maxSeconds: base.maxSeconds,
-    }, from),
+    }, from, pool),
   );
   const results: (SolveResult | null)[] = runs.map(() => null);
   let alive = runs.length;
@@ -107,19 +115,19 @@ export function startPortfolio(
       spent[i] = spent[i]! + performance.now() - t;
       if (!r) {
         if (lost && looksLost(runs, lost)) {
-          // The stages stop; the last stage's runner runs the search of `lost`, with that stage's
-          // memory share, on what is left of the node and time budgets.
+          // The stages stop and let their tables go; the last stage's runner runs the search of
+          // `lost` with the whole pool, on what is left of the node and time budgets.
           before = parts();
           for (const part of before) used += part.nodes;
           host.tookOver();
+          for (const r of runners) r.releaseTables();
           const at = stages.length - 1;
           prover = runners[at]!.start(deal, rules, {
             ...base,
             ...lost.options,
             maxNodes: Math.max(1, base.maxNodes - used),
-            maxMemoryMB: base.maxMemoryMB * shares[at]!,
             maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
-          }, from);
+          }, from, pool);
           return step(untilNodes);
         }
         continue;

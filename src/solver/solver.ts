@@ -4,6 +4,7 @@ import { type PackedMove } from '../game/state.js';
 import { shortenLine } from '../game/shorten.js';
 import { verifyMoves } from '../game/verify.js';
 import { SearchContext } from './context.js';
+import { MB, MemoryBudget } from './memory.js';
 import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
 import { type PortfolioHost, startPortfolio } from './portfolio.js';
 import { type Preset, DEFAULT_PRESET } from './presets.js';
@@ -22,6 +23,8 @@ import { rolloutSearch } from './searches/rollout.js';
  */
 export class Solver {
   private readonly ctx = new SearchContext();
+  /** The memory budget of this Solver's solves: a single search's, or the pool a preset's stages share. */
+  private readonly budget = new MemoryBudget(0);
   /** The Solvers of a preset's stages, kept from deal to deal. */
   private helpers: Solver[] = [];
   /** Presets whose `looksLost` search took over (since this Solver was made). */
@@ -55,12 +58,14 @@ export class Solver {
   /**
    * Starts one search without running it: it runs a slice at a time (`SearchRun.step`), so that
    * a preset can run several searches side by side on one thread. Run to the end in one step it
-   * is exactly `solve`.
+   * is exactly `solve`. Its tables take their memory from `budget` (a preset's pool), else from
+   * this Solver's own budget of `maxMemoryMB`.
    */
-  start(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = []): SearchRun {
+  start(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = [], budget?: MemoryBudget): SearchRun {
     const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts };
     const ctx = this.ctx;
-    ctx.reset(deal, rules, from);
+    if (!budget) this.budget.cap = o.maxMemoryMB * MB;
+    ctx.reset(deal, rules, from, budget ?? this.budget);
     const t0 = performance.now();
     const gen = search(ctx, o, t0);
     let seconds = 0;
@@ -89,6 +94,11 @@ export class Solver {
     };
   }
 
+  /** Lets every table this Solver keeps go, their memory back to its budget. */
+  releaseTables(): void {
+    this.ctx.releaseTables();
+  }
+
   /** Solves with a preset, named (PRESETS) or given; `opts` overrides its options (portfolio.ts `startPortfolio`). */
   solvePreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = []): SolveResult {
     return this.startPreset(deal, rules, preset, opts, from).step(Infinity)!;
@@ -102,6 +112,10 @@ export class Solver {
     const host: PortfolioHost = {
       // A single stage runs on this Solver; several, each on a helper kept from deal to deal.
       runner: (i, n) => (n === 1 ? this : (this.helpers[i] ??= new Solver())),
+      pool: (bytes) => {
+        this.budget.cap = bytes;
+        return this.budget;
+      },
       tookOver: () => this.takeovers++,
     };
     return startPortfolio(host, deal, rules, preset, opts, from);

@@ -4,7 +4,7 @@ import { DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TABLE, DFS_TIME, DFS_WO
 import { moveOptions } from '../moves.js';
 import { type SolveOptions, type Verdict } from '../options.js';
 import { type SearchResult } from '../result.js';
-import { type TableStats, type TranspositionTable } from '../table.js';
+import { type KeyedTable, type TableStats } from '../table.js';
 
 /**
  * Depth-first search, on exact keys until the table holds `signaturesAfter` states, then on
@@ -15,8 +15,7 @@ import { type TableStats, type TranspositionTable } from '../table.js';
  */
 export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: number): Generator<void, SearchResult> {
   const g = ctx.g;
-  const words = ctx.packer.words;
-  const tt = (ctx.lastTable = ctx.table(words, o));
+  const tt = (ctx.lastTable = ctx.table(o));
   if (g.isWon()) return { verdict: 'won', nodes: 0, states: tt.size, bytesPerState: tt.bytesPerState(), bestHome: g.home, moves: [] };
   const deadline = t0 + o.maxSeconds * 1000;
   let spent = 0;
@@ -29,14 +28,14 @@ export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: numbe
     if (s.nodes >= o.maxNodes) return { ...s, verdict: 'unknown', limit: 'nodes' };
     spent = s.nodes;
     home = s.bestHome;
-    complete = ctx.lastTable = ctx.table(words, o);
+    complete = ctx.lastTable = ctx.table(o);
     o = { ...o, homeFirst: false };
   }
   const first = yield* depthFirstRun(ctx, complete, o, deadline, spent, home, o.signaturesAfter);
   const onSignatures = ctx.lastTable !== complete;
   if (first.verdict !== 'unsolvable' || !onSignatures) return first;
   // A big signature table is let go, so that the two tables together stay near the memory cap.
-  if (ctx.lastTable.bytes() > RELEASE_BYTES) ctx.sigTable = null;
+  if (ctx.lastTable.bytes() > RELEASE_BYTES) ctx.letGo('sig');
   return yield* confirmOnExactKeys(ctx, first, o, deadline);
 }
 
@@ -47,10 +46,10 @@ export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: numbe
  */
 export function* confirmOnExactKeys(ctx: SearchContext, first: SearchResult, o: SolveOptions, deadline: number): Generator<void, SearchResult> {
   if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
-  const exact = (ctx.lastTable = ctx.table(ctx.packer.words, o));
+  const exact = (ctx.lastTable = ctx.table(o, true));
   ctx.confirmations++;
   const r = yield* depthFirstRun(ctx, exact, o, deadline, first.nodes, first.bestHome, Infinity);
-  if (exact.bytes() > RELEASE_BYTES) ctx.dfsTable = null;
+  if (exact.bytes() > RELEASE_BYTES) ctx.letGo('dfs');
   return r;
 }
 
@@ -60,7 +59,7 @@ export function* confirmOnExactKeys(ctx: SearchContext, first: SearchResult, o: 
  * once `tt` holds `signaturesAfter` states (`ctx.lastTable` is then that one).
  */
 function* depthFirstRun(
-  ctx: SearchContext, tt: TranspositionTable, o: SolveOptions, deadline: number, spent: number, bestHome: number, signaturesAfter: number,
+  ctx: SearchContext, tt: KeyedTable, o: SolveOptions, deadline: number, spent: number, bestHome: number, signaturesAfter: number,
 ): Generator<void, SearchResult> {
   const g = ctx.g;
   const dfs = (ctx.depthFirst ??= new DepthFirst());

@@ -70,7 +70,7 @@ export function noRoomAtRoot(ctx: SearchContext, nodes: number, bestHome: number
 export function* confirmTree(ctx: SearchContext, r: SearchResult, tree: SearchTree, o: SolveOptions, deadline: number): Generator<void, SearchResult> {
   const g = ctx.g;
   while (g.histLen > 0) g.undo();
-  if (tree.bytes() > RELEASE_BYTES) ctx.bestTree = null;
+  if (tree.bytes() > RELEASE_BYTES) ctx.letGo('tree');
   return yield* confirmOnExactKeys(ctx, r, o, deadline);
 }
 
