@@ -155,17 +155,18 @@ function load(text: string): Doc[] {
 }
 
 describe('deploy/k8s-indexed-job.yaml', () => {
-  const docs = load(readFileSync(MANIFEST, 'utf8'));
-  const job = docs[0];
+  const docs = (): Doc[] => load(readFileSync(MANIFEST, 'utf8'));
 
   it('is one batch/v1 Job that the Kubernetes API accepts: schema, no unknown field, the Job rules, memory that fits', () => {
-    expect(docs.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['batch/v1 Job']);
+    expect(docs().map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['batch/v1 Job']);
+    const job = docs()[0];
     expect(problems(job)).toEqual([]);
     const plan = memoryPlan(job);
     expect(plan).toEqual({ workers: 4, capMiB: 768, limitMiB: 4096, problems: [] });
   });
 
   it('its check refuses what the API refuses, and memory that does not fit', () => {
+    const job = docs()[0];
     const broken = (change: (d: Doc) => void): string[] => {
       const d = structuredClone(job);
       change(d);
