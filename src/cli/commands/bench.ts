@@ -134,7 +134,8 @@ deal and heuristic), bench.svg (deals decided against node budget), bench.txt, b
 An earlier benchmark's files there are replaced; a file of those names that is not a
 benchmark's (no bench.json of limited bench beside it) is refused (exit 2).
 Exit status: 0 done, 2 bad input (a bad heuristic module: one line naming it), 3 a solution
-that fails to verify (a solver bug).
+that fails to verify (a solver bug), 130/143 interrupted (SIGINT/SIGTERM: nothing is written,
+the files of an earlier benchmark in --out are kept).
 `,
       )
     .action(
