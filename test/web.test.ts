@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 // The pages of `limited view`, `limited play` and `limited report` in a real browser (Debian's
 // Chromium through playwright-core; test/browser.ts): the viewer's table after a move against
 // `limited show --after`, a small deal played to a win by clicks, a hint, and the report's chart
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.js';
+import { formatMove } from '../src/game/index.js';
 import { ROOT, runCli, withTempDir } from './cli-helpers.js';
 
 let dir = '';
@@ -33,6 +35,14 @@ function shotsDir(): string {
   const d = process.env['LIMITED_SCREENSHOTS'] ? join(ROOT, 'docs', 'images') : join(dir, 'images');
   mkdirSync(d, { recursive: true });
   return d;
+}
+
+/** A page's picture for the README: no focus ring, as tall as the page's content. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const height = await page.evaluate(() => Math.ceil(document.getElementById('app')!.getBoundingClientRect().bottom) + 8);
+  await page.setViewportSize({ width: 1000, height });
+  await page.screenshot({ path: join(shotsDir(), name) });
 }
 
 /** Opens a page; any script error or request for anything but the file itself fails the test at `done`. */
@@ -135,8 +145,11 @@ describe('the viewer', () => {
     const sol = join(dir, 'deal1.txt');
     cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
     const moves = readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    // The page solves the deal itself with the same settings: the same solution.
     const file = join(dir, 'view1.html');
-    cli(['view', '1', '--solution', sol, '--out', file]);
+    cli(['view', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--out', file]);
+    const data = /<script type="application\/json" id="limited-data">(.*?)<\/script>/s.exec(readFileSync(file, 'utf8'))![1]!;
+    expect((JSON.parse(data) as { solution: number[] }).solution.map(formatMove)).toEqual(moves);
     const { page, done } = await open(file);
     const board = page.locator('#board');
     const check = async (k: number): Promise<void> => {
@@ -176,7 +189,7 @@ describe('the viewer', () => {
     // The README's picture: the second deal under way.
     await page.locator('#slider').fill(String(redeal + 9));
     await check(redeal + 9);
-    await page.screenshot({ path: join(shotsDir(), 'viewer.png') });
+    await screenshot(page, 'viewer.png');
     done();
   });
 });
@@ -227,7 +240,7 @@ describe('play', () => {
     // The README's picture: some moves on by hints, then a card picked up with its places marked.
     for (let i = 0; i < 24; i++) await page.keyboard.press('h');
     await expect.poll(() => board.getAttribute('data-moves'), { timeout: 30_000 }).toBe('25');
-    await page.screenshot({ path: join(shotsDir(), 'play.png') });
+    await screenshot(page, 'play.png');
     done();
   });
 });
@@ -274,14 +287,16 @@ async function textsOutsideIn(page: Page, font: string): Promise<{ svgs: number;
 describe('report', () => {
   it("writes a page for the tactics experiment whose chart labels stay inside the chart's frame", async () => {
     const file = join(dir, 'tactics.html');
-    cli(['report', join(ROOT, 'results', 'tactics'), '--out', file]);
+    // The directory as a user names it (the page's header shows it).
+    cli(['report', 'results/tactics', '--out', file]);
     const { page, done } = await open(file);
     const r = await textsOutside(page);
     expect(r.svgs).toBe(1);
     expect(r.texts).toBeGreaterThan(50);
     expect(r.outside).toEqual([]);
-    await page.setViewportSize({ width: 1100, height: 860 });
-    await page.locator('section').first().screenshot({ path: join(shotsDir(), 'report.png') });
+    // The README's picture: the report's top, its chart and the start of the table.
+    await page.setViewportSize({ width: 1080, height: 760 });
+    await page.screenshot({ path: join(shotsDir(), 'report.png') });
     done();
   });
 

@@ -446,7 +446,7 @@ header { background: linear-gradient(90deg, #17543a, #2a8457); color: #fff; padd
 header h1 { margin: 0; font-size: 24px; } header p { margin: 4px 0 0; color: #d7eedf; }
 section { background: #fff; border-radius: 10px; padding: 14px 20px 18px; margin-top: 18px; box-shadow: 0 2px 8px rgba(0,0,0,.08); }
 h2 { margin: 0 0 8px; font-size: 20px; } h3 { margin: 18px 0 6px; font-size: 16px; color: #2e4e3d; }
-figure { margin: 10px 0; overflow-x: auto; } figure svg { max-width: 100%; height: auto; border: 1px solid #e4e1d4; border-radius: 6px; }
+figure { margin: 10px 0; overflow-x: auto; } figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #e4e1d4; border-radius: 6px; }
 table { border-collapse: collapse; font-size: 13.5px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e8e6dc; text-align: left; vertical-align: top; }
 th { background: #f1f0e8; white-space: nowrap; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:hover { background: #f7faf5; } .wide { overflow-x: auto; }

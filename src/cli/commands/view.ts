@@ -152,9 +152,9 @@ export function registerPlay(program: Command): void {
     .addHelpText(
       'after',
       examples(
-        'limited play 4 --size 1x5,4x3 --out small.html    # a small deal to learn the game',
-        'limited play 1 --out deal1.html                   # deal 1 of the full game',
-        'limited play --pysol 123456 --max-seconds 5 --out pysol.html',
+        'limited play 4 --size 1x5,4x3 --out play4.html    # a small deal to learn the game',
+        'limited play 1 --out play1.html                   # deal 1 of the full game',
+        'limited play --pysol 123456 --max-seconds 5 --out play-pysol.html',
       ) +
         '\nThe page opens in Play; its solver options (--preset, --max-seconds, ...) set the budget\n' +
         'of the solver beside you, which answers after each move.\n' +
