@@ -8,8 +8,7 @@
  * see red, also drawn on a striped face.
  */
 import {
-  type Card, type Game, type PackedMove, DST_FOUNDATION, RANK_LETTERS, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, SRC_WASTE, SUIT_SYMBOLS,
-  formatCard, moveCard, moveDst, moveSrc,
+  type Card, type Game, type PackedMove, RANK_LETTERS, SRC_DRAW, SRC_REDEAL, SUIT_SYMBOLS, formatCard, formatPlace, moveCard, moveDst, moveSrc,
 } from '../game/index.js';
 
 const SUIT_NAMES = ['spades', 'hearts', 'diamonds', 'clubs'] as const;
@@ -44,24 +43,16 @@ export interface Marks {
   readonly targets?: ReadonlySet<string>;
 }
 
-/** The place a move's source is shown at (`stock` for a draw, the pile for the redeal). */
+/** The place a move's source is shown at: its notation's (`c3`, `w`, `p2`, `n`), `stock` for a draw, the pile for the redeal (it turns the waste over into the pile). */
 export function srcPlace(m: PackedMove): string {
   const s = moveSrc(m);
-  if (s < SRC_WASTE) return `c${s + 1}`;
-  if (s === SRC_WASTE) return 'w';
-  // The redeal turns the waste over into the pile.
-  if (s === SRC_FIFTH || s === SRC_REDEAL) return 'n';
-  if (s === SRC_DRAW) return 'stock';
-  return `p${s - SRC_PRIV + 1}`;
+  return s === SRC_DRAW ? 'stock' : s === SRC_REDEAL ? 'n' : formatPlace(s);
 }
 
-/** The place a move's card lands (`w` for a draw, the privileged row for the redeal). */
+/** The place a move's card lands: its notation's (`f`, `c3`), the waste for a draw, the privileged row for the redeal. */
 export function dstPlace(m: PackedMove): string {
   const s = moveSrc(m);
-  if (s === SRC_DRAW) return 'w';
-  if (s === SRC_REDEAL) return 'priv';
-  const d = moveDst(m);
-  return d === DST_FOUNDATION ? 'f' : `c${d + 1}`;
+  return s === SRC_DRAW ? 'w' : s === SRC_REDEAL ? 'priv' : formatPlace(moveDst(m));
 }
 
 const CARD_PITCH = 26;

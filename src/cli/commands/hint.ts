@@ -1,10 +1,8 @@
 import { type Command } from 'commander';
-import { formatMove, formatRules, formatSize } from '../../game/index.js';
-import { type SolveResult } from '../../solver/index.js';
 import { type DealSourceOptions, addDealOptions, examples, out, resolveDeal, run, stdinOnce } from '../common.js';
 import { type CliSolveOptions } from '../solver-api.js';
 import { gameAfter } from './show.js';
-import { type SolveCliOptions, addSolverOptions, limitText, runSolve, solveOptionsFromFlags } from './solve.js';
+import { type SolveCliOptions, type SolveReport, addSolverOptions, afterOf, limitText, runSolve, solveOptionsFromFlags, solveReport } from './solve.js';
 
 /** The time budget of `hint` (and of the solver beside a player in a page) when none is given: an answer in a second or two. */
 export const HINT_SECONDS = 2;
@@ -19,23 +17,13 @@ export function withDefaultBudget(opts: CliSolveOptions, seconds: number): CliSo
   return opts.maxNodes === undefined && opts.maxSeconds === undefined ? { ...opts, maxSeconds: seconds } : opts;
 }
 
-export interface HintReport {
-  deal: string;
-  after: { file: string; moves: number } | null;
-  rules: string;
-  size: string;
-  options: CliSolveOptions;
-  /** 'won' also when the position is already won (then next is null and toGo 0). */
-  verdict: SolveResult['verdict'];
-  proof: 'search' | 'locks' | null;
-  limit: SolveResult['limit'] | null;
-  /** The next move of a winning line with its card (`c3>f 5S`), or null. */
+/** What `hint --json` prints: the solve's report (solve.ts) with the next move in place of the solution. */
+export type HintReport = Pick<SolveReport, 'deal' | 'after' | 'rules' | 'size' | 'options' | 'verdict' | 'proof' | 'limit' | 'nodes' | 'seconds'> & {
+  /** The next move of a winning line with its card (`c3>f 5S`), or null (not won, or won already). */
   next: string | null;
-  /** Moves of that winning line from here, the next one included; null when not won. */
+  /** Moves of that winning line from here, the next one included (0: won already); null when not won. */
   toGo: number | null;
-  nodes: number;
-  seconds: number;
-}
+};
 
 /** The one line `hint` prints for a report. */
 export function hintLine(h: HintReport, opts: CliSolveOptions): string {
@@ -83,34 +71,17 @@ export function registerHint(program: Command): void {
         const at = gameAfter(r, o.after);
         if (!at) return;
         const from = at.game.history();
-        const base = {
-          deal: r.label,
-          after: o.after !== undefined ? { file: o.after === '-' ? '<stdin>' : o.after, moves: from.length } : null,
-          rules: formatRules(r.rules),
-          size: formatSize(r.deal.size),
-          options: opts,
+        // A position already won is solved at once, with no move to play.
+        const solved = await runSolve(r, opts, from);
+        if (!solved) return;
+        const after = afterOf(o.after, from);
+        const { solution, deal, rules, size, options, verdict, proof, limit, nodes, seconds } = solveReport(r, opts, solved.res, after);
+        const h: HintReport = {
+          deal, after, rules, size, options, verdict, proof, limit, nodes, seconds,
+          next: solution !== null && solution.length > 0 ? solution[0]! : null,
+          toGo: solution !== null ? solution.length : null,
         };
-        let h: HintReport;
-        let signal: NodeJS.Signals | null = null;
-        if (at.game.isWon()) {
-          h = { ...base, verdict: 'won', proof: null, limit: null, next: null, toGo: 0, nodes: 0, seconds: 0 };
-        } else {
-          const solved = await runSolve(r, opts, from);
-          if (!solved) return;
-          const res = solved.res;
-          signal = solved.signal;
-          const won = res.verdict === 'won' && res.moves !== null && res.moves.length > 0;
-          h = {
-            ...base,
-            verdict: res.verdict,
-            proof: res.verdict === 'unsolvable' ? (res.proof ?? 'search') : null,
-            limit: res.verdict === 'unknown' ? (res.limit ?? null) : null,
-            next: won ? formatMove(res.moves![0]!) : null,
-            toGo: won ? res.moves!.length : null,
-            nodes: res.nodes,
-            seconds: Math.round(res.seconds * 1e6) / 1e6,
-          };
-        }
+        const signal = solved.signal;
         out(o.json ? JSON.stringify(h) : hintLine(h, opts));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
       }),

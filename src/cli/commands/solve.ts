@@ -259,6 +259,11 @@ export interface SolveReport {
   solution: string[] | null;
 }
 
+/** A report's `after`: the --after file as the user named it (`<stdin>` for '-') and the moves played from it; null without --after. */
+export function afterOf(file: string | undefined, from: readonly PackedMove[]): SolveReport['after'] {
+  return file !== undefined ? { file: file === '-' ? '<stdin>' : file, moves: from.length } : null;
+}
+
 export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveResult, after: SolveReport['after'] = null): SolveReport {
   return {
     deal: r.label,
@@ -439,7 +444,7 @@ export function registerSolve(program: Command): void {
         const at = gameAfter(r, o.after);
         if (!at) return;
         const from = at.game.history();
-        const after = o.after !== undefined ? { file: o.after === '-' ? '<stdin>' : o.after, moves: from.length } : null;
+        const after = afterOf(o.after, from);
         const solved = await runSolve(r, opts, from);
         if (!solved) return;
         const { res, signal } = solved;
