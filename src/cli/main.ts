@@ -12,11 +12,14 @@ import { registerBench } from './commands/bench.js';
 import { registerDeal } from './commands/deal.js';
 import { registerExperiment } from './commands/experiment.js';
 import { registerMerge } from './commands/merge.js';
+import { registerHint } from './commands/hint.js';
 import { registerMoves } from './commands/moves.js';
+import { registerReport } from './commands/report.js';
 import { registerShow } from './commands/show.js';
 import { registerStart } from './commands/start.js';
 import { registerSolve } from './commands/solve.js';
 import { registerVerify } from './commands/verify.js';
+import { registerPlay, registerView } from './commands/view.js';
 
 /** The commands that stop cleanly on SIGINT and SIGTERM, from their first moment (src/batch/stop.ts). */
 const STOPPABLE = new Set(['batch', 'start', 'experiment', 'bench']);
@@ -24,7 +27,7 @@ const STOPPABLE = new Set(['batch', 'start', 'experiment', 'bench']);
 /** The commands, in the order `limited --help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge, registerBench,
-  registerExperiment,
+  registerExperiment, registerHint, registerView, registerPlay, registerReport,
 ];
 
 function packageVersion(): string {
