@@ -10,7 +10,7 @@ import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/index.js';
 import { RULE_VARIANTS } from './helpers.js';
 import { referenceSolve } from './reference.js';
-import { GENEROUS, NO_SECOND_DEAL, TAKE_OVER_AT_ONCE, checkWin } from './solver-shared.js';
+import { GENEROUS, NO_SECOND_DEAL, STALL_AT_ONCE, TAKE_OVER_AT_ONCE, checkWin } from './solver-shared.js';
 
 /** The rule variants cross-checked (test/helpers.ts). */
 const VARIANTS = RULE_VARIANTS;
@@ -55,6 +55,9 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ),
   // The portfolio's prover taking over after the first slice, wherever LockBound applies.
   ['preset portfolio, looksLost at once', (solver, deal, rules) => solver.solvePreset(deal, rules, TAKE_OVER_AT_ONCE, GENEROUS)],
+  // The prover beside the rollout once the rollout stalls, by nodes and by time.
+  ['preset portfolio, stall at once', (solver, deal, rules) => solver.solvePreset(deal, rules, STALL_AT_ONCE, GENEROUS)],
+  ['preset portfolio, stall at once, time budget alone', (solver, deal, rules) => solver.solvePreset(deal, rules, STALL_AT_ONCE, { maxNodes: Infinity, maxSeconds: 600 })],
   // With a time budget alone the portfolio's stages take turns by time, not by nodes.
   ['preset portfolio, time budget alone', (solver, deal, rules) => solver.solvePreset(deal, rules, 'portfolio', { maxNodes: Infinity, maxSeconds: 600 })],
 ];

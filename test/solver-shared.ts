@@ -16,6 +16,15 @@ export const GENEROUS = { maxNodes: 2_000_000 } as const;
 /** The portfolio with its `looksLost` search taking over at the first check: every deal looks lost. */
 export const TAKE_OVER_AT_ONCE: Preset = { ...PRESETS.portfolio!, looksLost: { ...PRESETS.portfolio!.looksLost!, afterNodes: 0, bestHomeAtMost: Infinity } };
 
+/**
+ * The portfolio whose prover takes over beside the rollout (a quarter of the budget left to it)
+ * as soon as the rollout's cards home stop rising: the other sign of a deal that looks lost.
+ */
+export const STALL_AT_ONCE: Preset = {
+  ...PRESETS.portfolio!,
+  looksLost: { ...PRESETS.portfolio!.looksLost!, bestHomeAtMost: -1, stall: { afterNodes: 0, keep: 0.25 } },
+};
+
 /** The variants without a second deal. */
 export const NO_SECOND_DEAL = ['second-deal=none', 'second-deal=none building=none', 'second-deal=none building=suit'] as const;
 

@@ -28,7 +28,7 @@ import { type SecondDeal } from '../src/game/rules.js';
 import { TranspositionTable } from '../src/solver/table.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
 import { SearchTree } from '../src/solver/tree.js';
-import { GENEROUS, NO_SECOND_DEAL, TAKE_OVER_AT_ONCE, checkWin } from './solver-shared.js';
+import { GENEROUS, NO_SECOND_DEAL, STALL_AT_ONCE, TAKE_OVER_AT_ONCE, checkWin } from './solver-shared.js';
 
 /**
  * A rollout's answer is won (a solution that verifies, of a deal the reference wins) or unknown:
@@ -1340,6 +1340,22 @@ describe('positions right after a draw', () => {
     expect(bad).toBe(0);
     // The draws were there to skip: at least a tenth of the positions.
     expect(skipped).toBeLessThan(stored * 0.9);
+  });
+});
+
+describe('the prover beside a stalled rollout', () => {
+  it('proves a lost deal the stages cannot, with the rollout still running, and wins a won deal', () => {
+    const solver = new Solver();
+    const before = solver.takeovers;
+    // Book deal 3734 is lost: the stages alone do not prove it in 3 M nodes, the prover does.
+    const stages = solver.solvePreset(dealFromNumber(3734, FULL_SIZE), BOOK, { ...STALL_AT_ONCE, looksLost: undefined }, { maxNodes: 3_000_000 });
+    expect(stages.verdict).toBe('unknown');
+    const r = solver.solvePreset(dealFromNumber(3734, FULL_SIZE), BOOK, STALL_AT_ONCE, { maxNodes: 3_000_000 });
+    expect([r.verdict, r.proof]).toEqual(['unsolvable', 'search']);
+    expect(solver.takeovers).toBe(before + 1);
+    // Deal 1 is won; a takeover does not stop the rollout from winning it, and the line verifies.
+    const w = solver.solvePreset(dealFromNumber(1, FULL_SIZE), BOOK, STALL_AT_ONCE, { maxNodes: 3_000_000 });
+    expect(checkWin(dealFromNumber(1, FULL_SIZE), BOOK, w, 'deal 1')).toBeNull();
   });
 });
 

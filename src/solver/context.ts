@@ -18,6 +18,13 @@ import { MB, MemoryBudget } from './memory.js';
 import { SearchTree } from './tree.js';
 import { WasteBound } from './wastebound.js';
 
+/**
+ * States a best-first or beam search's table has room for at first: it grows from there. Sized
+ * for the whole budget up front, its zeroed megabytes cost a fresh process more than the search
+ * of an easy deal.
+ */
+const START_STATES = 1 << 16;
+
 /** A table bigger than this is let go after a search rather than kept for the next deal, where another may grow beside it. */
 export const RELEASE_BYTES = 32 * 1024 * 1024;
 
@@ -137,7 +144,7 @@ export class SearchContext {
     let t = this.bestTree;
     if (!t || t.maxBytes !== maxBytes / 3 || t.sig.bits !== o.signatureBits) {
       t?.release();
-      const sig = new SignatureTable((2 * maxBytes) / 3, Math.min(o.maxNodes * 4, 1 << 30), o.signatureBits, this.budget);
+      const sig = new SignatureTable((2 * maxBytes) / 3, Math.min(o.maxNodes * 4, START_STATES), o.signatureBits, this.budget);
       t = this.bestTree = new SearchTree(sig, maxBytes / 3, this.budget);
     } else t.sig.clear();
     return t;

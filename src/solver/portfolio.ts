@@ -44,7 +44,7 @@ export function presetOf(preset: string | Preset): Preset {
  * so far takes the next slice (turns by nodes would give the slower search more than its share).
  * A stage whose share is 0 does not run. The first stage to end with a verdict gives it; the
  * preset is unknown when every stage has run out. When the deal looks lost (`LooksLost`) the
- * stages stop and one search runs on in their place. Nodes and states add up over all searches;
+ * stages stop and the prover runs in their place, beside the first stage when that stalled. Nodes and states add up over all searches;
  * bytesPerState is that of all their states; seconds is the wall time. Pausing changes nothing:
  * run to the end in one step it is the same search.
  */
@@ -63,11 +63,11 @@ export function startPortfolio(
   for (const s of p.stages) if (!ruled(s)) given += shareOf(s);
   const stages = p.stages.filter((s) => shareOf(s) > 0 && ruled(s));
   if (stages.length === 0) throw new Error(`preset '${typeof preset === 'string' ? preset : p.description}' has no stage for a ${byTime ? 'time' : 'node'} budget`);
-  const shares = stages.map((s, i) => shareOf(s) + (i === 0 ? given : 0));
+  let shares = stages.map((s, i) => shareOf(s) + (i === 0 ? given : 0));
   const t0 = performance.now();
   const runners = stages.map((_, i) => host.runner(i, stages.length));
   const pool = host.pool(base.maxMemoryMB * MB);
-  const runs: SearchRun[] = stages.map((stage, i) =>
+  let runs: SearchRun[] = stages.map((stage, i) =>
     runners[i]!.start(deal, rules, {
       ...base,
       ...stage.options,
@@ -77,27 +77,52 @@ export function startPortfolio(
       maxSeconds: base.maxSeconds,
     }, from, pool),
   );
-  const results: (SolveResult | null)[] = runs.map(() => null);
+  let results: (SolveResult | null)[] = runs.map(() => null);
   let alive = runs.length;
   let last: SolveResult | null = null;
-  const spent = new Float64Array(runs.length);
-  const slices = new Float64Array(runs.length);
+  let spent = new Float64Array(runs.length);
+  let slices = new Float64Array(runs.length);
   const lost = p.looksLost && lockBoundApplies(rules) ? p.looksLost : null;
   let turn = 0;
   let result: SolveResult | null = null;
-  // Once the deal looks lost: the search of `lost`, and the stages' figures when it took over.
-  let prover: SearchRun | null = null;
+  // The first stage's best cards home, and its nodes when it got them (a stall: no more since).
+  let firstHome = -1;
+  let firstAt = 0;
+  // Once the deal looks lost: the figures of the stages stopped then, and their nodes.
+  let tookOver = false;
   let before: Progress[] = [];
-  let used = 0;
   const parts = (): Progress[] => runs.map((run, i) => results[i] ?? run.progress());
-  const figures = (): Progress => (prover ? sumOf([...before, prover.progress()]) : sumOf(parts()));
-  const finish = (all: readonly Progress[], r: SolveResult): SolveResult => ({ ...r, ...sumOf(all), seconds: (performance.now() - t0) / 1000 });
+  const figures = (): Progress => sumOf([...before, ...parts()]);
+  const finish = (r: SolveResult): SolveResult => ({ ...r, ...sumOf([...before, ...parts()]), seconds: (performance.now() - t0) / 1000 });
+  /**
+   * The search of `lost` takes over: the stages stop and let their tables go, but the first
+   * when `keep` > 0, which goes on beside it with that share; the last stage's runner runs it
+   * with the pool, on what is left of the node and time budgets.
+   */
+  const takeOver = (keep: number): void => {
+    tookOver = true;
+    host.tookOver();
+    const kept = keep > 0 ? [runs[0]!] : [];
+    const spentNodes = figures().nodes;
+    before = [...before, ...parts().slice(kept.length)];
+    for (let i = kept.length; i < runners.length; i++) runners[i]!.releaseTables();
+    const at = stages.length - 1;
+    const prover = runners[at]!.start(deal, rules, {
+      ...base,
+      ...lost!.options,
+      maxNodes: Math.max(1, base.maxNodes - spentNodes),
+      maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
+    }, from, pool);
+    runs = [...kept, prover];
+    shares = keep > 0 ? [keep, 1 - keep] : [1];
+    results = runs.map(() => null);
+    alive = runs.length;
+    spent = new Float64Array(runs.length);
+    slices = new Float64Array(runs.length);
+    turn = 0;
+  };
   const step = (untilNodes: number): SolveResult | null => {
     if (result) return result;
-    if (prover) {
-      const r = prover.step(untilNodes - used);
-      return r ? (result = finish([...before, r], r)) : null;
-    }
     for (; alive > 0; turn++) {
       if (untilNodes !== Infinity && figures().nodes >= untilNodes) return null;
       let i = turn % runs.length;
@@ -108,35 +133,29 @@ export function startPortfolio(
       } else if (results[i]) continue;
       const k = ++slices[i]!;
       const slice = SLICE * shares[i]! * stages.length;
-      // By time, a search that ran past its last slice (a long look-ahead) gets a whole slice more.
-      const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * slice;
+      // By time (and after a takeover), a search that ran past its last slice (a long
+      // look-ahead) gets a whole slice more.
+      const until = byTime || tookOver ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * slice;
       const t = performance.now();
       const r = runs[i]!.step(until);
       spent[i] = spent[i]! + performance.now() - t;
       if (!r) {
-        if (lost && looksLost(runs, lost)) {
-          // The stages stop and let their tables go; the last stage's runner runs the search of
-          // `lost` with the whole pool, on what is left of the node and time budgets.
-          before = parts();
-          for (const part of before) used += part.nodes;
-          host.tookOver();
-          for (const r of runners) r.releaseTables();
-          const at = stages.length - 1;
-          prover = runners[at]!.start(deal, rules, {
-            ...base,
-            ...lost.options,
-            maxNodes: Math.max(1, base.maxNodes - used),
-            maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
-          }, from, pool);
-          return step(untilNodes);
+        if (lost && !tookOver) {
+          const first = runs[0]!.progress();
+          if (first.bestHome > firstHome) {
+            firstHome = first.bestHome;
+            firstAt = first.nodes;
+          }
+          if (looksLost(runs, lost)) takeOver(0);
+          else if (lost.stall && first.nodes >= lost.stall.afterNodes && first.nodes >= 2 * firstAt) takeOver(lost.stall.keep);
         }
         continue;
       }
       results[i] = last = r;
       alive--;
-      if (r.verdict !== 'unknown') return (result = finish(parts(), r));
+      if (r.verdict !== 'unknown') return (result = finish(r));
     }
-    return (result = finish(parts(), last!));
+    return (result = finish(last!));
   };
   return { step, progress: () => result ?? figures() };
 }

@@ -28,6 +28,12 @@ export interface LooksLost {
   readonly afterNodes: number;
   readonly bestHomeAtMost: number;
   readonly options: Partial<SolveOptions>;
+  /**
+   * A second sign: the first stage has expanded at least `afterNodes` nodes and got no more cards
+   * home in the second half of them (it stalls). The search of `options` then takes over beside
+   * the first stage, which goes on with `keep` of the budget (it still finds late wins).
+   */
+  readonly stall?: { readonly afterNodes: number; readonly keep: number };
 }
 
 export interface Stage {
@@ -54,11 +60,16 @@ const PORTFOLIO: readonly Stage[] = [
   { share: 0.2, options: { search: 'dfs', order: 'layout', signaturesAfter: 16_384, homeFirst: true } },
 ];
 
-/** A deal that looks lost (at most 20 cards home after 500,000 rollout nodes) goes to the prover: depth-first search with LockBound at every position. */
+/**
+ * A deal that looks lost goes to the prover, depth-first search with LockBound at every position
+ * on exact keys: at once when at most 20 cards are home after 500,000 rollout nodes; beside the
+ * rollout (a quarter of the budget left to it) once the rollout stalls after 3 M nodes.
+ */
 const PORTFOLIO_LOOKS_LOST: LooksLost = {
   afterNodes: 500_000,
   bestHomeAtMost: 20,
   options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity },
+  stall: { afterNodes: 3_000_000, keep: 0.25 },
 };
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
