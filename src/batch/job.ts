@@ -13,7 +13,7 @@
  * verdict is `won` or `lost` — never `unsolvable`, which means "proven lost by a complete
  * search", nor `unknown`.
  *
- * A kind may run several variants on each deal (`bench`, src/bench/job.ts: one search per
+ * A kind may run several variants on each deal (`bench`, src/compare/job.ts: one search per
  * heuristic of `spec.variants`): its outcome then carries `variants`, and the worker sends one
  * row per variant, tagged with the variant's index. A kind that needs asynchronous set-up (the
  * bench kind import()s users' heuristic modules) does it in `prepare`, once per worker and spec.
@@ -25,7 +25,7 @@ import {
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/search.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
-import { BENCH_JOB } from '../bench/job.js';
+import { BENCH_JOB } from '../compare/job.js';
 import { solveOutcome } from './outcome.js';
 
 /** Where the deal numbers come from: `v1` = this project's deal numbers (RULES.md), `pysol` = PySolFC game numbers. */

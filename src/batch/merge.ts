@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
-import { jobDifference } from './compare.js';
+import { jobDifference } from './difference.js';
 import {
   type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
   summaryPath, writeAtomic, writeMeta, writeSummary,

@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
-import { runDifference } from './compare.js';
+import { runDifference } from './difference.js';
 import {
   type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
   loadResults, metaPath, readMeta, removeResults, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,

@@ -10,7 +10,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserError } from '../game/index.js';
-import { runDifference } from '../batch/compare.js';
+import { runDifference } from '../batch/difference.js';
 import { type Meta, lineDeal, parseCsvLine, readMeta } from '../batch/files.js';
 import { type DealRange, formatRange } from '../batch/range.js';
 import { type PairedCounts } from '../batch/stats.js';
