@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsvLine } from '../src/batch/files.js';
+import { parseCsvLine } from '../src/batch/csv.js';
 import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/compare/stats.js';
 import { expandDeals, loadSet, parseSet, rangeList } from '../src/compare/sets.js';
 import { BOOK, FULL_SIZE, dealFromNumber, parseSize } from '../src/game/index.js';

@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
 import { jobDifference } from './difference.js';
-import {
-  type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
-  summaryPath, writeAtomic, writeMeta, writeSummary,
-} from './files.js';
-import { columnsOf, headerOf } from './job.js';
+import { type ResultsFile, lineDeal, loadResults, sortLines } from './csv.js';
+import { writeAtomic } from './fileio.js';
+import { metaPath, summaryPath } from './names.js';
+import { columnsOf, headerOf, rowFields } from './rows.js';
+import { type Meta, type SummaryFile, META_FORMAT, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { machine, gitCommit, toolVersion } from './machine.js';
 import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
 import { rangeLabel } from './report.js';

@@ -18,18 +18,18 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
-import {
-  type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
-  loadResults, metaPath, readMeta, removeResults, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,
-} from './files.js';
-import { type CompactRow, type JobSpec, columnsOf, headerOf, jobKind, limitOf, rowRecords, verdictOf } from './job.js';
-import { gitCommit, machine, packageRoot, toolVersion } from './machine.js';
+import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted } from './csv.js';
+import { checkWritable } from './fileio.js';
+import { type JobSpec, jobKind } from './job.js';
+import { takeLock } from './lock.js';
+import { metaPath } from './names.js';
+import { type CompactRow, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
+import { type Meta, type Session, type SummaryFile, META_FORMAT, readMeta, writeMeta, writeSummary } from './sidecar.js';
+import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
@@ -75,13 +75,9 @@ export class BatchSolverError extends Error {
   override readonly name = 'BatchSolverError';
 }
 
-/** dist/src/batch/worker.js: next to this module once compiled; from the TypeScript sources, the built one. */
+/** The pool's worker, dist/src/batch/worker.js. */
 export function workerFile(): string {
-  const here = new URL('./worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(here))) return here.href;
-  const built = join(packageRoot(), 'dist', 'src', 'batch', 'worker.js');
-  if (existsSync(built)) return pathToFileURL(built).href;
-  throw new Error(`the worker ${fileURLToPath(here)} is missing: build the project first (npx tsc -p .)`);
+  return builtModule(new URL('./worker.js', import.meta.url));
 }
 
 function sessionFor(cfg: BatchConfig, chunk: number): Session {
@@ -136,31 +132,6 @@ export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryF
     complete,
     ...s,
     speed: sessionSpeed(meta.parts ? meta.parts.flatMap((p) => p.sessions) : meta.sessions),
-  };
-}
-
-/**
- * The function that makes the CSV text of a chunk's rows: `csvText(rows.map(rowRecords(spec)))`,
- * the same text (test/batch.test.ts checks it) made several times faster for the play kind's
- * big chunks. A row's strings are few — the job's constant columns and words such as `won` or
- * `nodes` — so each is quoted once by csv-stringify and remembered; numbers need no quoting.
- */
-export function chunkText(spec: JobSpec): (rows: readonly CompactRow[]) => string {
-  const record = rowRecords(spec);
-  const quoted = new Map<string, string>();
-  const field = (v: string | number): string => {
-    if (typeof v === 'number') return String(v);
-    let q = quoted.get(v);
-    if (q === undefined) {
-      q = csvText([[v]]).slice(0, -1);
-      quoted.set(v, q);
-    }
-    return q;
-  };
-  return (rows) => {
-    let text = '';
-    for (const r of rows) text += record(r).map(field).join(',') + '\n';
-    return text;
   };
 }
 

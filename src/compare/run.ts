@@ -17,8 +17,10 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
-import { type CompactRow, type JobSpec, dealMaker, limitOf, verdictOf } from '../batch/job.js';
-import { checkWritable, csvText, writeAtomic } from '../batch/files.js';
+import { csvText } from '../batch/csv.js';
+import { checkWritable, writeAtomic } from '../batch/fileio.js';
+import { dealMaker } from '../batch/job.js';
+import { type CompactRow, limitOf, verdictOf } from '../batch/rows.js';
 import { gitCommit, machine, toolVersion } from '../batch/machine.js';
 import { Progress } from '../batch/progress.js';
 import { defaultChunk } from '../batch/range.js';
@@ -26,55 +28,11 @@ import { BatchSolverError, workerFile } from '../batch/run.js';
 import { type ChunkResult, type ChunkTask } from '../batch/worker.js';
 import { chartSvg } from './chart.js';
 import { type HeuristicRef, checkOnDeal, resolveHeuristic } from './heuristics.js';
-import { type BenchSolver, benchSpec } from './job.js';
+import { benchKindModule, benchSpec } from './job.js';
 import { formatReport } from './report.js';
 import { type DealList } from './sets.js';
-import { type BenchCell, type HeuristicSummary, type Paired, pairedComparison, summarizeCells } from './stats.js';
-
-export interface BenchConfig {
-  readonly list: DealList;
-  /** The rules in force (the list's, or --rules). */
-  readonly rules: Rules;
-  readonly heuristics: readonly HeuristicRef[];
-  readonly solver: BenchSolver;
-  readonly workers: number;
-  /** Deals per chunk (default: small, since each deal is searched once per heuristic). */
-  readonly chunk?: number;
-  readonly outDir: string;
-  readonly progress: boolean;
-  /** The command line, for bench.json and the report. */
-  readonly command: string;
-}
-
-/** One row of bench.csv before it is written. */
-export interface BenchRow extends BenchCell {
-  readonly deal: number;
-  readonly heuristic: string;
-  readonly limit: string;
-  readonly states: number;
-  readonly solutionLength: number;
-  readonly bestHome: number;
-}
-
-export interface BenchResult {
-  readonly config: BenchConfig;
-  readonly spec: JobSpec;
-  readonly labels: readonly string[];
-  /** cells[h][i]: heuristic h on the i-th deal of the list. */
-  readonly cells: readonly (readonly BenchRow[])[];
-  readonly summaries: readonly HeuristicSummary[];
-  /** paired[h] for h >= 1: heuristic h against heuristic 0. */
-  readonly paired: readonly (Paired | null)[];
-  /** Total nodes over all deals and heuristics. */
-  readonly signature: number;
-  /** No time budget: the signature and every column but ms are the same on any machine. */
-  readonly deterministic: boolean;
-  /** Wall-clock seconds of the run, the workers used. */
-  readonly seconds: number;
-  readonly workers: number;
-  readonly startedAt: string;
-  readonly files: { readonly csv: string; readonly svg: string; readonly txt: string; readonly json: string };
-}
+import { type BenchConfig, type BenchResult, type BenchRow } from './result.js';
+import { pairedComparison, summarizeCells } from './stats.js';
 
 export const CSV_COLUMNS = [
   'deal', 'source', 'rules', 'size', 'search', 'heuristic', 'max_nodes', 'max_seconds', 'verdict', 'limit', 'nodes', 'states',
@@ -198,8 +156,9 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
   if (process.stderr.isTTY) progress.update(state(), true);
   const tasks: Promise<void>[] = [];
   try {
-    for (let k = 0; k < n; k += chunk) {
-      const task: ChunkTask = { spec, deals: list.deals.slice(k, k + chunk) };
+    const kindModule = benchKindModule();
+  for (let k = 0; k < n; k += chunk) {
+      const task: ChunkTask = { spec, deals: list.deals.slice(k, k + chunk), kindModule };
       tasks.push(
         pool.run(task).then(take, (e: unknown) => {
           if (!failure) throw e;

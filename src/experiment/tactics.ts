@@ -12,8 +12,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../game/index.js';
-import { checkWritable, writeAtomic } from '../batch/files.js';
-import { headerOf } from '../batch/job.js';
+import { checkWritable, writeAtomic } from '../batch/fileio.js';
+import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';
 import { refuseForeign, runBatch } from '../batch/run.js';

@@ -1,9 +1,9 @@
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import {
   type Deal, type Tactics, NO_RESTRICTION, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
 } from '../../game/index.js';
+import { checkWritable } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
@@ -181,24 +181,9 @@ async function solveInSteps(run: SearchRun, line: { show: (p: Progress) => void 
 }
 
 /** Fails early (before a long search) when --solution-out cannot be written. */
-function checkWritable(file: string): void {
+function checkSolutionOut(file: string): void {
   if (file === '-') throw new UserError(`--solution-out needs a file name ('-' is not accepted: stdout holds the report)`);
-  const dir = dirname(file);
-  try {
-    if (!statSync(dir).isDirectory()) throw new UserError(`cannot write solution file '${file}': '${dir}' is not a directory`);
-    accessSync(dir, constants.W_OK);
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UserError(`cannot write solution file '${file}': no such directory '${dir}'`);
-    if (code === 'EACCES' || code === 'EPERM') throw new UserError(`cannot write solution file '${file}': permission denied`);
-    throw e;
-  }
-  try {
-    if (statSync(file).isDirectory()) throw new UserError(`cannot write solution file '${file}': it is a directory`);
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-  }
+  checkWritable(file, 'solution file');
 }
 
 /** A word for the shell: quoted when it holds anything but safe characters. */
@@ -408,7 +393,7 @@ export function registerSolve(program: Command): void {
       run(async (n: string | undefined, o: SolveCliOptions) => {
         const r = resolveDeal(n, o);
         const opts = solveOptionsFromFlags(o);
-        if (o.solutionOut !== undefined) checkWritable(o.solutionOut);
+        if (o.solutionOut !== undefined) checkSolutionOut(o.solutionOut);
         let res: SolveResult;
         let signal: NodeJS.Signals | null;
         try {

@@ -1,0 +1,107 @@
+/**
+ * Writing files safely, shared by every command that writes one: an fs error as one line naming
+ * the file (`fileError`), an early check that a file can be written (`checkWritable`), an --out
+ * file's directories (`prepareOut`) and a file written whole or not at all (`writeAtomic`).
+ */
+import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UserError } from '../game/index.js';
+import { tmpPath } from './names.js';
+
+const WRITE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  EISDIR: 'it is a directory',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/** An fs error as a one-line UserError naming the file; anything else is rethrown. */
+export function fileError(e: unknown, action: string, file: string): never {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+  if (why) throw new UserError(`cannot ${action} '${file}': ${why}`);
+  throw e;
+}
+
+/**
+ * An --out that names a file, its directories made as bench --out makes its own: refuses a
+ * name that ends with '/' or is a directory (the lock and sidecars would go inside it, named
+ * '.lock' and '.meta.json'), then makes the parent directories. A parent that cannot be made
+ * is left for checkWritable to name.
+ */
+export function prepareOut(file: string, what = 'results file'): void {
+  let isDir = false;
+  try {
+    isDir = statSync(file).isDirectory();
+  } catch {
+    // not there (or not reachable): checkWritable says why
+  }
+  if (/[/\\]$/.test(file) || isDir)
+    throw new UserError(
+      `--out '${file}' ${isDir ? 'is a directory' : "ends with '/'"}: --out names the ${what}, e.g. '${file.replace(/[/\\]+$/, '')}/run.csv'`,
+    );
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch {
+    // checkWritable says why
+  }
+}
+
+/** Fails early when `file` cannot be created or appended to. */
+export function checkWritable(file: string, what = 'results file'): void {
+  const dir = dirname(file);
+  let st;
+  try {
+    st = statSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`cannot write ${what} '${file}': no such directory '${dir}'`);
+    if (code === 'ENOTDIR') throw new UserError(`cannot write ${what} '${file}': '${dir}' is not a directory`);
+    fileError(e, `write ${what}`, file);
+  }
+  if (!st.isDirectory()) throw new UserError(`cannot write ${what} '${file}': '${dir}' is not a directory`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    fileError(e, `write ${what}`, file);
+  }
+  if (existsSync(file)) {
+    if (statSync(file).isDirectory()) throw new UserError(`cannot write ${what} '${file}': it is a directory`);
+    try {
+      accessSync(file, constants.W_OK);
+    } catch (e) {
+      fileError(e, `write ${what}`, file);
+    }
+  }
+}
+
+/** Writes a file whole or not at all: a temporary file, flushed, renamed over the target. */
+export function writeAtomic(file: string, text: string): void {
+  const tmp = tmpPath(file);
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    fileError(e, 'write', file);
+  }
+  try {
+    const d = openSync(dirname(file), 'r');
+    try {
+      fsyncSync(d);
+    } finally {
+      closeSync(d);
+    }
+  } catch {
+    // Not every file system lets a directory be flushed; the rename is done either way.
+  }
+}
