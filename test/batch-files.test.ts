@@ -1,10 +1,16 @@
 /**
  * The files of a batch under stress: results files of earlier versions (test/fixtures/batch and
- * the committed sidecars of results/) resumed and merged as before.
+ * the committed sidecars of results/) resumed and merged as before; a full disk (a small tmpfs
+ * when this process may mount one, /dev/full and short writes otherwise).
  */
-import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { UserError } from '../src/game/index.js';
+import { writeAtomic, writeFully } from '../src/batch/fileio.js';
+import { parseCsvLine } from '../src/batch/csv.js';
 import { readMeta } from '../src/batch/sidecar.js';
 import { ROOT, type Result, runCli, withTempDir } from './cli-helpers.js';
 
@@ -68,5 +74,142 @@ describe('results files of earlier versions', () => {
       expect(m!.complete, f).toBe(true);
       expect(['solve', 'play'], f).toContain(m!.job.kind);
     }
+  });
+});
+
+/** Whether this process may mount a tmpfs (root on Linux); the tests that need one are skipped otherwise. */
+function canMount(): boolean {
+  if (process.platform !== 'linux') return false;
+  const probe = mkdtempSync(join(tmpdir(), 'limited-mount-'));
+  const ok = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' }).status === 0;
+  if (ok) spawnSync('umount', [probe], { stdio: 'ignore' });
+  rmSync(probe, { recursive: true, force: true });
+  return ok;
+}
+const MOUNT = canMount();
+
+/** Runs f with a tmpfs of `kb` kilobytes mounted at a new directory `name` of the test's directory, unmounted after. */
+async function withTmpfs(name: string, kb: number, f: (mnt: string) => Promise<void> | void): Promise<void> {
+  const mnt = path(name);
+  mkdirSync(mnt);
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${kb}k`, 'tmpfs', mnt], { encoding: 'utf8' });
+  expect(m.status, m.stderr).toBe(0);
+  try {
+    await f(mnt);
+  } finally {
+    spawnSync('umount', [mnt]);
+  }
+}
+
+const remount = (mnt: string, kb: number): void => {
+  const r = spawnSync('mount', ['-o', `remount,size=${kb}k`, mnt], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+};
+
+/** The rows of a results CSV without the timing column (ms), sorted by deal. */
+function rowsOf(file: string): string[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const ms = parseCsvLine(lines[0]!).indexOf('ms');
+  return lines
+    .slice(1)
+    .map((l) => parseCsvLine(l).filter((_, i) => i !== ms))
+    .sort((a, b) => Number(a[0]) - Number(b[0]))
+    .map((f) => f.join(','));
+}
+
+/** A failed run: nothing on stdout, its last stderr line one `limited: ...` line matching `pattern`, no stack. */
+function expectStopped(r: Result, pattern: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  const last = r.stderr.trim().split('\n').pop()!;
+  expect(last).toMatch(/^limited: /);
+  expect(last).toMatch(pattern);
+}
+
+const pages = (bytes: number): number => Math.ceil(bytes / 4096);
+
+describe('a full disk', () => {
+  it('writeFully writes what a short write left, and calls a write that makes no progress a full disk', () => {
+    const got: number[] = [];
+    const buf = Buffer.from('0123456789abcdefghij');
+    // At most 7 bytes a call, as a nearly full disk may.
+    writeFully(3, buf, (_fd, b, off, len) => {
+      const n = Math.min(7, len);
+      for (let i = 0; i < n; i++) got.push(b[off + i]!);
+      return n;
+    });
+    expect(Buffer.from(got).toString()).toBe('0123456789abcdefghij');
+    expect(() => writeFully(3, buf, () => 0)).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+  });
+
+  it('writeAtomic onto a full device keeps the old file and says so in one line', () => {
+    if (!existsSync('/dev/full')) return;
+    const file = path('keep.csv');
+    writeFileSync(file, 'the old rows\n');
+    // The temporary file is /dev/full, where every write fails with ENOSPC.
+    symlinkSync('/dev/full', `${file}.tmp`);
+    let err: unknown;
+    try {
+      writeAtomic(file, 'new rows\n'.repeat(1000), 'results file');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(`cannot write results file '${file}': no space left on the device`);
+    expect(readFileSync(file, 'utf8')).toBe('the old rows\n');
+    expect(existsSync(`${file}.tmp`)).toBe(false);
+  });
+
+  const SMALL = ['--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress', '--workers', '1'];
+
+  it.skipIf(!MOUNT)('a final sorted rewrite that does not fit keeps the rows, is not complete, exits 2 in one line; the same command finishes it', async () => {
+    const args = ['batch', '--from', '1', '--count', '1000', ...SMALL];
+    ok([...args, '--out', path('ref/full.csv')]);
+    const size = statSync(path('ref/full.csv')).size;
+    // Room for the rows, the sidecar, its temporary file and the lock, not for a second copy of the rows.
+    const kb = 4 * (pages(size) + 4 + Math.floor(pages(size) / 2));
+    await withTmpfs('fs1', kb, (mnt) => {
+      const out = join(mnt, 'full.csv');
+      const r = runCli([...args, '--out', out]);
+      expectStopped(r, new RegExp(`^limited: cannot write results file '.*full\\.csv': no space left on the device: stopped; all 1000 deals are in .*full\\.csv, unsorted`));
+      expect(rowsOf(out)).toEqual(rowsOf(path('ref/full.csv')));
+      const meta = JSON.parse(readFileSync(join(mnt, 'full.meta.json'), 'utf8'));
+      expect(meta.complete).toBe(false);
+      expect(meta.sessions.at(-1).status).toBe('failed');
+      expect(existsSync(join(mnt, 'full.summary.json'))).toBe(false);
+      expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      // With room, the same command sorts the rows and says complete.
+      remount(mnt, 4096);
+      const again = ok([...args, '--out', out]);
+      expect(again.stdout).toMatch(/^deals +1000$/m);
+      expect(readFileSync(out, 'utf8').split('\n').slice(1, -1).map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+      expect(rowsOf(out)).toEqual(rowsOf(path('ref/full.csv')));
+      expect(JSON.parse(readFileSync(join(mnt, 'full.meta.json'), 'utf8')).complete).toBe(true);
+    });
+  });
+
+  it.skipIf(!MOUNT)('rows that do not fit stop the run in one line, whole rows kept; the same command resumes', async () => {
+    const args = ['batch', '--from', '1', '--count', '2000', '--size', '1x6,5x3', '--player', 'greedy', '--no-progress', '--workers', '1'];
+    ok([...args, '--out', path('ref/greedy.csv')]);
+    await withTmpfs('fs2', 64, (mnt) => {
+      const out = join(mnt, 'greedy.csv');
+      const r = runCli([...args, '--out', out]);
+      expectStopped(r, new RegExp(`^limited: cannot write results file '.*greedy\\.csv': no space left on the device: stopped; \\d+ of 2000 deals are in .*greedy\\.csv: make room and run the same command again to resume$`));
+      const kept = Number(/stopped; (\d+) of 2000/.exec(r.stderr)![1]);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(2000);
+      const text = readFileSync(out, 'utf8');
+      expect(text.endsWith('\n')).toBe(true);
+      const rows = rowsOf(out);
+      expect(rows).toHaveLength(kept);
+      const ref = new Set(rowsOf(path('ref/greedy.csv')));
+      for (const row of rows) expect(ref.has(row), row).toBe(true);
+      expect(JSON.parse(readFileSync(join(mnt, 'greedy.meta.json'), 'utf8')).complete).toBe(false);
+      remount(mnt, 4096);
+      const again = ok([...args, '--out', out]);
+      expect(again.stderr).toMatch(new RegExp(`resuming .*: ${kept} of 2000 deals already done`));
+      expect(rowsOf(out)).toEqual(rowsOf(path('ref/greedy.csv')));
+    });
   });
 });

@@ -7,10 +7,10 @@
  * followed by fsync, so a kill leaves whole rows plus at most one torn last line (no newline),
  * which `loadResults` drops.
  */
-import { closeSync, constants, fsyncSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
-import { fileError, writeAtomic } from './fileio.js';
+import { fileError, writeAtomic, writeFully } from './fileio.js';
 import { metaPath, summaryPath, tmpPath } from './names.js';
 
 /** CSV text of records (csv-stringify), each ending with a newline. */
@@ -102,18 +102,29 @@ export function loadResults(file: string, repair: boolean): ResultsFile | null {
   return { file, header, lines, tornBytes };
 }
 
-/** Appends text to an existing file in one write and flushes it to the disk. */
+/**
+ * Appends text to an existing file and flushes it to the disk. When not every byte can be
+ * written (a full disk, a quota), what was written of it is cut off again, so the file keeps
+ * whole rows only, and the error is a one-line UserError.
+ */
 export function appendDurable(file: string, text: string): void {
   let fd: number | undefined;
+  let size = -1;
   try {
     // No O_CREAT: a file removed under a running batch is an error, not a new file without a header.
     fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
-    const buf = Buffer.from(text, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    size = fstatSync(fd).size;
+    writeFully(fd, Buffer.from(text, 'utf8'));
     fsyncSync(fd);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`results file '${file}' was removed while the batch ran: stopped`);
+    if (fd !== undefined && size >= 0) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // a torn last row then, which the next run cuts off
+      }
+    }
     fileError(e, 'write results file', file);
   } finally {
     if (fd !== undefined) closeSync(fd);
@@ -139,14 +150,14 @@ export function sortLines(lines: readonly string[]): string[] {
     .map((x) => x.l);
 }
 
-/** Rewrites a results file with its rows sorted by deal (atomically). */
+/** Rewrites a results file with its rows sorted by deal (atomically and durably: the old file stays when the disk is full). */
 export function rewriteSorted(file: string, header: string, lines: readonly string[]): void {
-  writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''));
+  writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''), 'results file');
 }
 
 /** A new results file holding the header only (flushed): `headerOf(spec)`. */
 export function createResults(file: string, header: string): void {
-  writeAtomic(file, header + '\n');
+  writeAtomic(file, header + '\n', 'results file');
 }
 
 /** Leftovers of an interrupted atomic write. */

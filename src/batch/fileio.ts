@@ -3,7 +3,9 @@
  * the file (`fileError`), an early check that a file can be written (`checkWritable`), an --out
  * file's directories (`prepareOut`) and a file written whole or not at all (`writeAtomic`).
  */
-import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../game/index.js';
 import { tmpPath } from './names.js';
@@ -79,29 +81,63 @@ export function checkWritable(file: string, what = 'results file'): void {
   }
 }
 
-/** Writes a file whole or not at all: a temporary file, flushed, renamed over the target. */
-export function writeAtomic(file: string, text: string): void {
+/** The write function of `writeFully`: fs.writeSync's form, the bytes written returned. */
+export type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
+
+/**
+ * Writes every byte of `buf`: write(2) may write fewer than asked (a nearly full disk writes
+ * what fits and says how much), so it is called again for the rest. A write that makes no
+ * progress is a full disk (ENOSPC), as the next call would say.
+ */
+export function writeFully(fd: number, buf: Uint8Array, write: WriteFn = writeSync): void {
+  let off = 0;
+  while (off < buf.length) {
+    const n = write(fd, buf, off, buf.length - off);
+    if (!(n > 0)) throw Object.assign(new Error(`write returned ${n} with ${buf.length - off} bytes left`), { code: 'ENOSPC' });
+    off += n;
+  }
+}
+
+/** Error codes of fsync on a directory that mean only that the file system does not flush directories. */
+const NO_DIR_FSYNC = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EBADF', 'EPERM', 'EACCES']);
+
+/** Flushes a directory, so that a rename or a new file in it is on the disk. */
+export function syncDir(dir: string, file: string): void {
+  let d: number | undefined;
+  try {
+    d = openSync(dir, 'r');
+    fsyncSync(d);
+  } catch (e) {
+    if (!NO_DIR_FSYNC.has((e as NodeJS.ErrnoException).code ?? '')) fileError(e, 'write', file);
+  } finally {
+    if (d !== undefined) closeSync(d);
+  }
+}
+
+/**
+ * Writes a file whole or not at all: a temporary file, every byte written and flushed, renamed
+ * over the target, and the directory flushed; so the file is durable when this returns. When a
+ * write fails (a full disk, a quota) the temporary file is removed and the old file is left as
+ * it was; the error is a one-line UserError naming the file.
+ */
+export function writeAtomic(file: string, text: string, what = 'file'): void {
   const tmp = tmpPath(file);
   try {
     const fd = openSync(tmp, 'w');
     try {
-      writeSync(fd, text);
+      writeFully(fd, Buffer.from(text, 'utf8'));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(tmp, file);
   } catch (e) {
-    fileError(e, 'write', file);
-  }
-  try {
-    const d = openSync(dirname(file), 'r');
     try {
-      fsyncSync(d);
-    } finally {
-      closeSync(d);
+      unlinkSync(tmp);
+    } catch {
+      // not made, or renamed
     }
-  } catch {
-    // Not every file system lets a directory be flushed; the rename is done either way.
+    fileError(e, `write ${what}`, file);
   }
+  syncDir(dirname(file), file);
 }

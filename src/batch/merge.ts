@@ -193,7 +193,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
 
 /** Writes a merge: the combined CSV and its sidecars. */
 export function writeMerged(out: string, m: Merged): void {
-  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''));
+  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''), 'merged file');
   writeMeta(out, m.meta);
   writeSummary(out, m.summary);
 }

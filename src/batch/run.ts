@@ -258,10 +258,23 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const text = chunkText(cfg.spec);
   let signal: NodeJS.Signals | undefined;
   let failure: ChunkResult['error'] | undefined;
+  // A file that could not be written (a full disk): the run stops, and this is its error.
+  let writeError: { readonly error: unknown } | undefined;
 
   if (todo > 0) {
     const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
-    const metaTimer = setInterval(saveMeta, 10_000);
+    const stopWriting = (e: unknown): void => {
+      if (writeError) return;
+      writeError = { error: e };
+      void pool.destroy();
+    };
+    const metaTimer = setInterval(() => {
+      try {
+        saveMeta();
+      } catch (e) {
+        stopWriting(e);
+      }
+    }, 10_000);
     metaTimer.unref();
     const onSignal = (s: NodeJS.Signals): void => {
       if (signal) return;
@@ -277,7 +290,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         let inFlight = 0;
         let exhausted = false;
         const finish = (): void => {
-          if (inFlight === 0 && (exhausted || signal || failure)) resolve();
+          if (inFlight === 0 && (exhausted || signal || failure || writeError)) resolve();
         };
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
@@ -294,7 +307,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
           progress.update(state());
         };
         const pump = (): void => {
-          while (!signal && !failure && inFlight < workers * 2) {
+          while (!signal && !failure && !writeError && inFlight < workers * 2) {
             const next = it.next();
             if (next.done) {
               exhausted = true;
@@ -305,18 +318,18 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
             pool.run(task).then(
               (res: ChunkResult) => {
                 inFlight--;
-                try {
-                  take(res);
-                } catch (e) {
-                  failure ??= { deal: -1, name: 'write', message: '' };
-                  reject(e);
-                  return;
+                if (!writeError) {
+                  try {
+                    take(res);
+                  } catch (e) {
+                    stopWriting(e);
+                  }
                 }
                 pump();
               },
               (e: unknown) => {
                 inFlight--;
-                if (signal) finish();
+                if (signal || writeError) finish();
                 else reject(e);
               },
             );
@@ -329,7 +342,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       clearInterval(metaTimer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      progress.finish(signal ? undefined : state());
+      progress.finish(signal || writeError ? undefined : state());
       await pool.destroy().catch(() => undefined);
     }
   }
@@ -342,6 +355,17 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   session.seconds = Math.round(performance.now() - t0) / 1000;
   session.endedAt = new Date().toISOString();
   current.endedAt = session.endedAt;
+  const failed = (e: unknown, kept: string): never => {
+    session.status = 'failed';
+    try {
+      writeMeta(out, current);
+    } catch {
+      // the same full disk, most likely: the sidecar says 'running', as after a kill
+    }
+    if (e instanceof UserError) throw new UserError(`${e.message}: stopped; ${kept}`);
+    throw e;
+  };
+  if (writeError) failed(writeError.error, `${done.size} of ${part.count} deals are in ${out}: make room and run the same command again to resume`);
   if (signal || failure) {
     session.status = signal ? 'interrupted' : 'failed';
     writeMeta(out, current);
@@ -357,7 +381,14 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const missing = new DealSet(part);
   for (const l of rf.lines) missing.add(lineDeal(l));
   if (missing.size !== part.count) throw new Error(`internal: ${out} has ${missing.size} of ${part.count} deals after the run`);
-  rewriteSorted(out, rf.header, rf.lines);
+  // The sorted file is on the disk (written, flushed, renamed, its directory flushed) before
+  // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
+  // same command finishes it.
+  try {
+    rewriteSorted(out, rf.header, rf.lines);
+  } catch (e) {
+    failed(e, `all ${part.count} deals are in ${out}, unsorted, and its sidecar says it is incomplete: make room and run the same command again to finish it`);
+  }
   session.status = 'done';
   current.complete = true;
   writeMeta(out, current);

@@ -85,7 +85,7 @@ export function readMeta(csv: string): Meta | null {
 }
 
 export function writeMeta(csv: string, meta: Meta): void {
-  writeAtomic(metaPath(csv), JSON.stringify(meta, null, 2) + '\n');
+  writeAtomic(metaPath(csv), JSON.stringify(meta, null, 2) + '\n', 'sidecar');
 }
 
 export interface SummaryFile extends Summary {
@@ -99,5 +99,5 @@ export interface SummaryFile extends Summary {
 }
 
 export function writeSummary(csv: string, s: SummaryFile): void {
-  writeAtomic(summaryPath(csv), JSON.stringify(s, null, 2) + '\n');
+  writeAtomic(summaryPath(csv), JSON.stringify(s, null, 2) + '\n', 'sidecar');
 }

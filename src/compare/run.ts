@@ -241,7 +241,7 @@ function writeOutputs(r: BenchResult): void {
     signature: { nodes: r.signature, deterministic: r.deterministic },
     figures: r.labels.map((label, h) => ({ heuristic: label, ...r.summaries[h]!, pairedWithFirst: r.paired[h] ?? null })),
   };
-  writeAtomic(r.files.json, JSON.stringify(json, null, 2) + '\n');
+  writeAtomic(r.files.json, JSON.stringify(json, null, 2) + '\n', 'benchmark file');
   const records: (string | number)[][] = [[...CSV_COLUMNS]];
   for (let i = 0; i < list.deals.length; i++) {
     for (let h = 0; h < r.labels.length; h++) {
@@ -252,15 +252,16 @@ function writeOutputs(r: BenchResult): void {
       ]);
     }
   }
-  writeAtomic(r.files.csv, csvText(records));
-  writeAtomic(r.files.svg, chartSvg({
+  writeAtomic(r.files.csv, csvText(records), 'benchmark file');
+  const svg = chartSvg({
     title: `Deals decided against node budget: ${list.name}`,
     subtitle: `${list.deals.length} deals (${list.description}), rules ${formatRules(r.config.rules)}, search=${r.config.solver.search}` +
       (b.maxSeconds !== null ? `, max ${b.maxSeconds} s a search` : ''),
     deals: list.deals.length,
     maxNodes: b.maxNodes,
     series: r.labels.map((label, h) => ({ label, cells: r.cells[h]! })),
-  }));
+  });
+  writeAtomic(r.files.svg, svg, 'benchmark file');
   const report = formatReport(r);
-  writeAtomic(r.files.txt, report);
+  writeAtomic(r.files.txt, report, 'benchmark file');
 }

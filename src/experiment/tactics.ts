@@ -157,8 +157,8 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
     missing,
   };
   const [csvFile, mdFile, svgFile] = summaryFiles as [string, string, string];
-  writeAtomic(csvFile, tacticsCsv(lines));
-  writeAtomic(mdFile, tacticsMarkdown(lines, header));
+  writeAtomic(csvFile, tacticsCsv(lines), 'experiment file');
+  writeAtomic(mdFile, tacticsMarkdown(lines, header), 'experiment file');
   const counts = [...new Set(lines.map((l) => `${l.row.group} ${l.row.range.count}`))].join(', ');
   writeAtomic(
     svgFile,
@@ -170,6 +170,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
       ],
       lines,
     }),
+    'experiment file',
   );
   return { status: 'done', lines, missing, files: summaryFiles };
 }

@@ -1,9 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import {
   type Deal, type Tactics, NO_RESTRICTION, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
 } from '../../game/index.js';
-import { checkWritable } from '../../batch/fileio.js';
+import { checkWritable, writeAtomic } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
@@ -415,11 +414,7 @@ export function registerSolve(program: Command): void {
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
             const verify = verifyCommand(n, o, r, o.solutionOut);
-            try {
-              writeFileSync(o.solutionOut, formatSolution(res.moves, solutionHeader(r, r.deal, res, verify)));
-            } catch (e) {
-              throw new UserError(`cannot write solution file '${o.solutionOut}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-            }
+            writeAtomic(o.solutionOut, formatSolution(res.moves, solutionHeader(r, r.deal, res, verify)), 'solution file');
             if (!o.json) out(`solution written to ${o.solutionOut}; check it with: ${verify}`);
           } else {
             process.stderr.write(`limited: no solution written to ${o.solutionOut}: the verdict is ${res.verdict}\n`);
