@@ -3,8 +3,10 @@
  * the committed sidecars of results/) resumed and merged as before; a full disk (a small tmpfs
  * when this process may mount one, /dev/full and short writes otherwise).
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import { UserError } from '../src/game/index.js';
 import { writeAtomic, writeFully } from '../src/batch/fileio.js';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { readMeta } from '../src/batch/sidecar.js';
-import { ROOT, type Result, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'batch');
 
@@ -212,4 +214,122 @@ describe('a full disk', () => {
       expect(rowsOf(out)).toEqual(rowsOf(path('ref/greedy.csv')));
     });
   });
+});
+
+/** A batch started in the background, as another host would run it (LIMITED_HOSTNAME). */
+interface Background {
+  readonly child: ChildProcess;
+  /** Its exit status and stderr, once it has ended. */
+  readonly done: Promise<{ status: number | null; stderr: string }>;
+}
+
+function background(args: string[], host: string): Background {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LIMITED_HOSTNAME: host } });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ status: number | null; stderr: string }>((res) => child.on('close', (status) => res({ status, stderr })));
+  return { child, done };
+}
+
+/** Waits until `file` has more than `n` lines (up to a minute: a loaded machine is slow). */
+async function linesAbove(file: string, n: number): Promise<void> {
+  for (let t = 0; t < 6000; t++) {
+    if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > n) return;
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
+/** Full-size deals at a small budget, one deal a chunk: a run that takes long enough to meet. */
+const LONG = ['batch', '--from', '1', '--count', '3000', '--preset', 'fast', '--max-nodes', '3000', '--chunk', '1', '--workers', '1', '--no-progress'];
+
+/** Sets a lock's last renewal `seconds` ago, as that much time passing would. */
+function renewedAgo(file: string, seconds: number): void {
+  const t = new Date(Date.now() - seconds * 1000);
+  utimesSync(file, t, t);
+}
+
+describe('the lock, across hosts that share the file system', () => {
+  it('another host is refused while the lease is live and takes the lock once it has run out; the same host takes a dead run\'s lock at once', async () => {
+    const out = path('hosts.csv');
+    const lock = `${out}.lock`;
+    const a = background([...LONG, '--out', out], 'alpha');
+    try {
+      await linesAbove(out, 3);
+      const held = JSON.parse(readFileSync(lock, 'utf8'));
+      expect(held).toMatchObject({ host: 'alpha', pid: a.child.pid });
+      expectUsageError(
+        runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }),
+        new RegExp(`another batch \\(host alpha, process ${a.child.pid}, since .*\\) holds the lock of '.*hosts\\.csv' \\(hosts\\.csv\\.lock, renewed \\d+ s ago\\): two runs must not write one file; if that run is gone, its lock expires 60 s after its last renewal`),
+      );
+    } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+    // alpha's run is dead, but beta cannot tell: it waits the lease out.
+    renewedAgo(lock, 5);
+    expectUsageError(runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }), /another batch \(host alpha, .*renewed 5 s ago/);
+    renewedAgo(lock, 61);
+    const b = background([...LONG, '--out', out], 'beta');
+    try {
+      const before = readFileSync(out, 'utf8').split('\n').length;
+      await linesAbove(out, before + 2);
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ host: 'beta', pid: b.child.pid });
+    } finally {
+      b.child.kill('SIGKILL');
+      await b.done;
+    }
+    // beta's lock is fresh, but its process is gone: on beta itself it is taken at once.
+    renewedAgo(lock, 0);
+    const c = background([...LONG, '--out', out], 'beta');
+    try {
+      const before = readFileSync(out, 'utf8').split('\n').length;
+      await linesAbove(out, before + 2);
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ host: 'beta', pid: c.child.pid });
+    } finally {
+      c.child.kill('SIGKILL');
+      await c.done;
+    }
+  }, 180_000);
+});
+
+describe('a run that finds its file or its lock not its own', () => {
+  it('stops in one line when rows it did not write appear in its CSV', async () => {
+    const out = path('foreign-rows.csv');
+    const a = background([...LONG, '--out', out], 'alpha');
+    try {
+      await linesAbove(out, 3);
+      const row = readFileSync(out, 'utf8').split('\n')[1]!;
+      appendFileSync(out, row + '\n');
+      const r = await a.done;
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n').pop()).toMatch(
+        new RegExp(`^limited: '.*foreign-rows\\.csv' holds ${row.length + 1} bytes more than this run wrote: another process wrote it too \\(a second run on the same --out\\?\\): stopped; \\d+ of 3000 deals are in .*: run the same command again to resume$`),
+      );
+      expect(JSON.parse(readFileSync(path('foreign-rows.meta.json'), 'utf8')).sessions.at(-1).status).toBe('failed');
+    } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+  }, 180_000);
+
+  it('stops in one line when its lock is taken over', async () => {
+    const out = path('taken.csv');
+    const a = background([...LONG, '--out', out], 'alpha');
+    try {
+      await linesAbove(out, 3);
+      // Written whole, as a taker does (its own file, renamed into place).
+      writeFileSync(`${out}.lock.new`, JSON.stringify({ host: 'beta', pid: 4242, startedAt: new Date().toISOString(), token: 'x' }) + '\n');
+      renameSync(`${out}.lock.new`, `${out}.lock`);
+      const r = await a.done;
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n').pop()).toMatch(
+        /^limited: the lock of '.*taken\.csv' was taken by another run \(host beta, process 4242\) while this one wrote it: stopped; \d+ of 3000 deals are in .*taken\.csv: run the same command again to resume$/,
+      );
+      // The lock is the other run's: left as it is.
+      expect(JSON.parse(readFileSync(`${out}.lock`, 'utf8')).host).toBe('beta');
+    } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+  }, 180_000);
 });

@@ -103,29 +103,39 @@ export function loadResults(file: string, repair: boolean): ResultsFile | null {
 }
 
 /**
- * Appends text to an existing file and flushes it to the disk. When not every byte can be
- * written (a full disk, a quota), what was written of it is cut off again, so the file keeps
- * whole rows only, and the error is a one-line UserError.
+ * Appends text to a results file of `size` bytes and flushes it to the disk; returns the new
+ * size. A file of another size holds bytes that this run did not write (another run writing
+ * it too): a UserError, and nothing is written. When not every byte can be written (a full
+ * disk, a quota), what was written of it is cut off again, so the file keeps whole rows only,
+ * and the error is a one-line UserError.
  */
-export function appendDurable(file: string, text: string): void {
+export function appendDurable(file: string, text: string, size: number): number {
   let fd: number | undefined;
-  let size = -1;
+  let writing = false;
+  const buf = Buffer.from(text, 'utf8');
   try {
     // No O_CREAT: a file removed under a running batch is an error, not a new file without a header.
     fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
-    size = fstatSync(fd).size;
-    writeFully(fd, Buffer.from(text, 'utf8'));
+    const now = fstatSync(fd).size;
+    if (now !== size)
+      throw new UserError(
+        `'${file}' holds ${now > size ? `${now - size} bytes more` : `${size - now} bytes less`} than this run wrote: another process wrote it too (a second run on the same --out?)`,
+      );
+    writing = true;
+    writeFully(fd, buf);
     fsyncSync(fd);
+    return size + buf.length;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`results file '${file}' was removed while the batch ran: stopped`);
-    if (fd !== undefined && size >= 0) {
+    if (e instanceof UserError) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`results file '${file}' was removed while the batch ran`);
+    if (fd !== undefined && writing) {
       try {
         ftruncateSync(fd, size);
       } catch {
         // a torn last row then, which the next run cuts off
       }
     }
-    fileError(e, 'write results file', file);
+    return fileError(e, 'write results file', file);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

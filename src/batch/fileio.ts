@@ -21,11 +21,26 @@ const WRITE_ERRORS: Record<string, string> = {
   EDQUOT: 'disk quota exceeded',
 };
 
-/** An fs error as a one-line UserError naming the file; anything else is rethrown. */
+/** An fs error as the user reads it: a UserError that keeps the error's code. */
+export class FileError extends UserError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+
+  /** A full disk or a quota: the same command may go on once there is room. */
+  get noRoom(): boolean {
+    return this.code === 'ENOSPC' || this.code === 'EDQUOT';
+  }
+}
+
+/** An fs error as a one-line UserError naming the file (a FileError); anything else is rethrown. */
 export function fileError(e: unknown, action: string, file: string): never {
   const code = (e as NodeJS.ErrnoException)?.code;
   const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
-  if (why) throw new UserError(`cannot ${action} '${file}': ${why}`);
+  if (why) throw new FileError(`cannot ${action} '${file}': ${why}`, code!);
   throw e;
 }
 

@@ -18,14 +18,14 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
 import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted } from './csv.js';
-import { checkWritable } from './fileio.js';
+import { FileError, checkWritable } from './fileio.js';
 import { type JobSpec, jobKind } from './job.js';
-import { takeLock } from './lock.js';
+import { type Lock, takeLock } from './lock.js';
 import { metaPath } from './names.js';
 import { type CompactRow, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
 import { type Meta, type Session, type SummaryFile, META_FORMAT, readMeta, writeMeta, writeSummary } from './sidecar.js';
@@ -141,11 +141,11 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   if (part.count > 2 ** 32) throw new UserError(`${part.count} deals in one run is too many: split the range with --shard I/N (at most 2^32 deals a run)`);
   const out = cfg.out;
   checkWritable(out);
-  const release = takeLock(out);
+  const lock = takeLock(out);
   try {
-    return await runLocked(cfg, part, note);
+    return await runLocked(cfg, part, note, lock);
   } finally {
-    release();
+    lock.release();
   }
 }
 
@@ -167,7 +167,7 @@ export function refuseForeign(out: string, header: string): void {
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 
-async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void): Promise<BatchOutcome> {
+async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, lock: Lock): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
   if (cfg.fresh) removeResults(out);
@@ -205,6 +205,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     createResults(out, headerOf(cfg.spec));
     meta = null;
   }
+  // The file's size as this run leaves it: each append checks that no one else wrote to it.
+  let size = statSync(out).size;
 
   const todo = part.count - done.size;
   const workers = Math.max(1, Math.min(cfg.workers, todo));
@@ -295,7 +297,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
-            appendDurable(out, text(rows));
+            lock.check();
+            size = appendDurable(out, text(rows), size);
             for (const r of rows) {
               done.add(r[0]);
               addCount(counts, verdictOf(r), limitOf(r));
@@ -355,17 +358,18 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   session.seconds = Math.round(performance.now() - t0) / 1000;
   session.endedAt = new Date().toISOString();
   current.endedAt = session.endedAt;
-  const failed = (e: unknown, kept: string): never => {
+  /** A write that failed (or found the file or its lock not this run's): the run stops, saying what is kept. */
+  const failed = (e: unknown, kept: string, again: string): never => {
     session.status = 'failed';
     try {
       writeMeta(out, current);
     } catch {
       // the same full disk, most likely: the sidecar says 'running', as after a kill
     }
-    if (e instanceof UserError) throw new UserError(`${e.message}: stopped; ${kept}`);
-    throw e;
+    if (!(e instanceof UserError)) throw e;
+    throw new UserError(`${e.message}: stopped; ${kept}: ${e instanceof FileError && e.noRoom ? 'make room and ' : ''}run the same command again to ${again}`);
   };
-  if (writeError) failed(writeError.error, `${done.size} of ${part.count} deals are in ${out}: make room and run the same command again to resume`);
+  if (writeError) failed(writeError.error, `${done.size} of ${part.count} deals are in ${out}`, 'resume');
   if (signal || failure) {
     session.status = signal ? 'interrupted' : 'failed';
     writeMeta(out, current);
@@ -385,9 +389,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
   // same command finishes it.
   try {
+    lock.check();
+    if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
     rewriteSorted(out, rf.header, rf.lines);
   } catch (e) {
-    failed(e, `all ${part.count} deals are in ${out}, unsorted, and its sidecar says it is incomplete: make room and run the same command again to finish it`);
+    failed(e, `all ${part.count} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
   }
   session.status = 'done';
   current.complete = true;
