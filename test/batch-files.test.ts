@@ -267,7 +267,7 @@ describe('the lock, across hosts that share the file system', () => {
     }
     // alpha's run is dead, but beta cannot tell: it waits the lease out.
     renewedAgo(lock, 5);
-    expectUsageError(runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }), /another batch \(host alpha, .*renewed 5 s ago/);
+    expectUsageError(runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }), /another batch \(host alpha, .*renewed \d+ s ago/);
     renewedAgo(lock, 61);
     const b = background([...LONG, '--out', out], 'beta');
     try {
@@ -332,4 +332,120 @@ describe('a run that finds its file or its lock not its own', () => {
       await a.done;
     }
   }, 180_000);
+});
+
+/** A fixture's text with line `line` (1 = the header) changed: `column` set to `value` (and more columns by `also`). */
+function withField(csv: string, line: number, column: string, value: string, also: Record<string, string> = {}): string {
+  const lines = readFileSync(join(FIXTURES, csv), 'utf8').split('\n');
+  const cols = parseCsvLine(lines[0]!);
+  const f = parseCsvLine(lines[line - 1]!);
+  for (const [c, v] of Object.entries({ ...also, [column]: value })) f[cols.indexOf(c)] = v;
+  lines[line - 1] = f.join(',');
+  return lines.join('\n');
+}
+
+/** Writes a results file `name` (text given) with a fixture's sidecar beside it. */
+function damaged(name: string, text: string, fixture: string): string {
+  const out = path(`${name}.csv`);
+  writeFileSync(out, text);
+  copyFileSync(join(FIXTURES, fixture.replace(/\.csv$/, '.meta.json')), path(`${name}.meta.json`));
+  return out;
+}
+
+const SHARD1 = 'solve.shard-1-of-2.csv';
+
+describe('damaged rows: resume and merge check every field of every row', () => {
+  // Line 13 of shard 1 is deal 12: unknown after 5000 nodes.
+  it.each([
+    ['a verdict typo', 5, 'verdict', 'unknwn', /line 5: verdict 'unknwn' is not won, unsolvable or unknown$/],
+    ['an unknown row whose verdict says won', 13, 'verdict', 'won', /line 13: limit 'nodes' with verdict won: only an unknown row has a limit$/],
+    ['an unknown row without its limit', 14, 'limit', '', /line 14: limit is empty with verdict unknown: an unknown row names the budget that ran out \(nodes, time or memory\)$/],
+    ['nodes not a number', 3, 'nodes', 'abc', /line 3: nodes 'abc' is not a whole number >= 0$/],
+    ['a negative number', 3, 'states', '-4', /line 3: states '-4' is not a whole number >= 0$/],
+    ['more cards home than the deck holds', 3, 'best_home', '25', /line 3: best_home '25' is more than the 24 cards of the deck$/],
+    ['milliseconds not a number', 3, 'ms', 'NaN', /line 3: ms 'NaN' is not a number of milliseconds >= 0$/],
+    ["rules other than the sidecar's", 4, 'rules', 'pysol', /line 4: rules 'pysol' is not the job's 'book' \(as its sidecar says\)$/],
+    ["a node budget other than the sidecar's", 6, 'max_nodes', '6000', /line 6: max_nodes '6000' is not the job's '5000' \(as its sidecar says\)$/],
+    ['another size', 7, 'size', '2x13 12x3', /line 7: size '2x13 12x3' is not the job's '1x6 5x3'/],
+    ['a deal number that is not one', 9, 'deal', '12x', /line 9: not a row of a batch \(its first field is not a deal number\)$/],
+  ])('%s', (_what, line, column, value, pattern) => {
+    const name = `bad-${column}-${line}`;
+    const csv = damaged(`${name}.shard-1-of-2`, withField(SHARD1, line, column, value), SHARD1);
+    checkRefused(name, csv, pattern);
+  });
+
+  it('a row flipped from unknown,nodes to won, (no solution)', () => {
+    const csv = damaged('flipped.shard-1-of-2', withField(SHARD1, 25, 'verdict', 'won', { limit: '' }), SHARD1);
+    checkRefused('flipped', csv, /line 25: solution_length 0 with verdict won: a won row has the length of its solution$/);
+  });
+
+  /** Resume and merge of a damaged shard 1 (`name`.shard-1-of-2.csv) both refuse it with `pattern`, the file left as it was. */
+  function checkRefused(name: string, csv: string, pattern: RegExp): void {
+    const before = readFileSync(csv, 'utf8');
+    expectUsageError(runCli(['batch', ...SOLVE, '--shard', '1/2', '--out', path(`${name}.csv`)]), new RegExp(`^limited: ${csv.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, ${pattern.source}`));
+    expect(readFileSync(csv, 'utf8')).toBe(before);
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.csv'), path(`${name}.shard-2-of-2.csv`));
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.meta.json'), path(`${name}.shard-2-of-2.meta.json`));
+    expectUsageError(runCli(['merge', csv, path(`${name}.shard-2-of-2.csv`)]), pattern);
+  }
+
+  it("a player's rows: an end that disagrees with the verdict, a won game short of all cards home", () => {
+    const one = damaged('bad-end', withField('greedy.csv', 2, 'end', 'stopped'), 'greedy.csv');
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', one]), /bad-end\.csv, line 2: end 'stopped' with verdict won: a game ends 'won' exactly when it is won$/);
+    const two = damaged('bad-home', withField('greedy.csv', 2, 'home', '23'), 'greedy.csv');
+    expectUsageError(runCli(['merge', two]), /bad-home\.csv, line 2: home 23 with verdict won: a won game has all 24 cards home$/);
+    const three = damaged('bad-redealt', withField('greedy.csv', 3, 'redealt', '2'), 'greedy.csv');
+    expectUsageError(runCli(['merge', three]), /bad-redealt\.csv, line 3: redealt '2' is not 0 or 1$/);
+  });
+
+  it('a row with a field too many or too few, and a header of other columns, named', () => {
+    const lines = readFileSync(join(FIXTURES, 'greedy.csv'), 'utf8').split('\n');
+    const extra = damaged('extra', [...lines.slice(0, 4), lines[4] + ',9', ...lines.slice(5)].join('\n'), 'greedy.csv');
+    expectUsageError(runCli(['merge', extra]), /extra\.csv, line 5: 16 fields, the header has 15$/);
+    const header = damaged('header', [lines[0]!.replace('moves', 'steps'), ...lines.slice(1)].join('\n'), 'greedy.csv');
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', header]), /'.*header\.csv' has other columns than this version of limited writes for a play job \(column 11 is 'steps', not 'moves'\): choose another --out$/);
+  });
+
+  it('CRLF line ends and a byte order mark are read as LF: the file resumes and merges as the original', () => {
+    const text = readFileSync(join(FIXTURES, SHARD1), 'utf8');
+    const crlf = damaged('crlf.shard-1-of-2', '\ufeff' + text.replace(/\n/g, '\r\n'), SHARD1);
+    const r = ok(['batch', ...SOLVE, '--shard', '1/2', '--out', path('crlf.csv')]);
+    expect(r.stderr).toMatch(/30 of 30 deals already done/);
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.csv'), path('crlf.shard-2-of-2.csv'));
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.meta.json'), path('crlf.shard-2-of-2.meta.json'));
+    ok(['merge', crlf, path('crlf.shard-2-of-2.csv'), '--out', path('crlf-merged.csv')]);
+    expect(readFileSync(path('crlf-merged.csv'), 'utf8')).toBe(readFileSync(join(FIXTURES, 'expected', 'merged-solve.csv'), 'utf8'));
+  });
+
+  it('an empty CSV with its sidecar says that its rows are lost', () => {
+    const empty = damaged('empty', '', 'greedy.csv');
+    const why = /^limited: '.*empty\.csv' is empty \(not even its header\), but its sidecar '.*empty\.meta\.json' records 100 deals done and the file complete: its rows were lost \(a copy cut short, a full disk, an editor\); restore it, or remove it and its sidecars to start again$/;
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', empty]), why);
+    expectUsageError(runCli(['merge', empty]), why);
+    expect(readFileSync(empty, 'utf8')).toBe('');
+  });
+
+  it('a damaged sidecar is one line naming its field', () => {
+    const meta = JSON.parse(readFileSync(join(FIXTURES, 'greedy.meta.json'), 'utf8'));
+    const cases: [string, (m: Record<string, any>) => void, RegExp][] = [
+      ['count', (m) => (m.range.count = 'x'), /"range\.count" is "x", not a whole number >= 0$/],
+      ['part', (m) => (m.part = { from: 1, count: 50 }), /"part" is \{"from":1,"count":50\}, not the deals 1-100 of range 1-100$/],
+      ['rules', (m) => (m.job.rules = 'chess'), /"job\.rules" is "chess", not rules this version reads \(unknown rules word 'chess'/],
+      ['sessions', (m) => (m.sessions = {}), /"sessions" is \{\}, not a list$/],
+      ['deals', (m) => delete m.sessions[0].deals, /"sessions\[0\]\.deals" is missing, not a number >= 0$/],
+      ['kind', (m) => (m.job.kind = 'golf'), /"job\.kind" is "golf", not 'solve' or 'play'$/],
+    ];
+    for (const [name, change, pattern] of cases) {
+      const m = structuredClone(meta);
+      change(m);
+      const csv = path(`side-${name}.csv`);
+      copyFileSync(join(FIXTURES, 'greedy.csv'), csv);
+      writeFileSync(path(`side-${name}.meta.json`), JSON.stringify(m));
+      expectUsageError(runCli(['merge', csv]), new RegExp(`^limited: .*side-${name}\\.meta\\.json: ${pattern.source}`));
+      expectUsageError(runCli(['batch', ...GREEDY, '--out', csv]), pattern);
+    }
+    writeFileSync(path('side-json.meta.json'), '{"format": "limited-batch/1",');
+    copyFileSync(join(FIXTURES, 'greedy.csv'), path('side-json.csv'));
+    expectUsageError(runCli(['merge', path('side-json.csv')]), /side-json\.meta\.json: not valid JSON/);
+  });
 });

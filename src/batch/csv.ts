@@ -54,13 +54,21 @@ export function parseCsvLine(line: string): string[] {
   }
 }
 
-/** A results CSV as read: its header and rows (lines without their newline), in file order. */
+/** A results CSV as read: its header and rows (lines without their line end), in file order. */
 export interface ResultsFile {
   readonly file: string;
+  /** '' for an empty file. */
   readonly header: string;
   readonly lines: string[];
+  /** The line number in the file of each of `lines` (blank lines are skipped). */
+  readonly lineNos: number[];
   /** Bytes of a torn last line (no newline) that were found after the last whole row. */
   readonly tornBytes: number;
+}
+
+/** A file's lines as read: a byte order mark dropped, CRLF line ends as LF (a file saved by a spreadsheet or an editor on Windows). */
+export function textLines(text: string): string[] {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
 /** The deal number of a row (its first field). */
@@ -85,6 +93,8 @@ export function loadResults(file: string, repair: boolean): ResultsFile | null {
   }
   const end = text.lastIndexOf('\n') + 1;
   const tornBytes = Buffer.byteLength(text.slice(end));
+  // A torn row has no line end at all: lines that end in CR alone are not torn, and not ours.
+  if (text.slice(end).includes('\r')) throw new UserError(`${file}: its lines end in CR alone: give it LF (or CRLF) line ends`);
   if (tornBytes > 0 && repair) {
     try {
       truncateSync(file, Buffer.byteLength(text.slice(0, end)));
@@ -92,14 +102,19 @@ export function loadResults(file: string, repair: boolean): ResultsFile | null {
       fileError(e, 'repair results file', file);
     }
   }
-  const all = text.slice(0, end).split('\n');
+  const all = textLines(text.slice(0, end));
   all.pop(); // after the last newline
   const header = all.length > 0 ? all[0]! : '';
-  const lines = all.slice(1).filter((l) => l !== '');
-  lines.forEach((l, i) => {
-    if (!Number.isSafeInteger(lineDeal(l))) throw new UserError(`${file}, line ${i + 2}: not a row of a batch (its first field is not a deal number)`);
-  });
-  return { file, header, lines, tornBytes };
+  const lines: string[] = [];
+  const lineNos: number[] = [];
+  for (let i = 1; i < all.length; i++) {
+    const l = all[i]!;
+    if (l === '') continue;
+    if (!Number.isSafeInteger(lineDeal(l))) throw new UserError(`${file}, line ${i + 1}: not a row of a batch (its first field is not a deal number)`);
+    lines.push(l);
+    lineNos.push(i + 1);
+  }
+  return { file, header, lines, lineNos, tornBytes };
 }
 
 /**

@@ -27,8 +27,8 @@ import { FileError, checkWritable } from './fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
 import { metaPath } from './names.js';
-import { type CompactRow, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
-import { type Meta, type Session, type SummaryFile, META_FORMAT, readMeta, writeMeta, writeSummary } from './sidecar.js';
+import { type CompactRow, checkHeader, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
+import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
@@ -122,7 +122,7 @@ export function sessionSpeed(sessions: readonly Session[]): SummaryFile['speed']
 /** The summary of a results file and its sidecar. */
 export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryFile {
   const rf = loadResults(file, false);
-  const s = summarize(rf ? rowFields(rf) : []);
+  const s = summarize(rf ? rowFields(rf, meta.job) : []);
   return {
     file,
     job: meta.job,
@@ -186,13 +186,18 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       throw new UserError(
         `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
       );
-    if (existing.header !== headerOf(cfg.spec))
-      throw new UserError(`'${out}' has other columns than this version of limited writes: choose another --out`);
-    const fields = rowFields(existing);
+    if (existing.header === '') throw new UserError(emptyWithSidecar(out, meta));
+    try {
+      checkHeader(out, existing.header, cfg.spec);
+    } catch (e) {
+      throw new UserError(`${(e as Error).message}: choose another --out`);
+    }
+    const fields = rowFields(existing, meta.job);
     fields.forEach((f, i) => {
+      const line = existing.lineNos[i]!;
       if (f.deal < part.from || f.deal >= part.from + part.count)
-        throw new UserError(`${out}, line ${i + 2}: deal ${f.deal} is not among this run's deals ${formatRange(part)}`);
-      if (!done.add(f.deal)) throw new UserError(`${out}, line ${i + 2}: deal ${f.deal} is in the file twice`);
+        throw new UserError(`${out}, line ${line}: deal ${f.deal} is not among this run's deals ${formatRange(part)}`);
+      if (!done.add(f.deal)) throw new UserError(`${out}, line ${line}: deal ${f.deal} is in the file twice`);
       addCount(counts, f.verdict, f.limit);
     });
     if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);

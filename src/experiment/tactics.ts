@@ -191,7 +191,7 @@ export async function summarizeRows(
     if (baselines.has(name)) return baselines.get(name)!;
     const row = matrix.find((r) => r.name === name)!;
     const st = rowState(row, rowFile(dir, row));
-    const out = st.state === 'complete' ? (await readRow(rowFile(dir, row), row.range, null, true)).outcomes : null;
+    const out = st.state === 'complete' ? (await readRow(rowFile(dir, row), row.spec, row.range, null, true)).outcomes : null;
     baselines.set(name, out);
     return out;
   };
@@ -213,7 +213,7 @@ export async function summarizeRows(
     const isBaseline = row.baseline === row.name;
     const base = isBaseline ? null : await baselineOf(row.baseline);
     // A baseline keeps its outcomes for the rows after it (the matrix lists baselines first).
-    const r = await readRow(file, row.range, base, isBaseline);
+    const r = await readRow(file, row.spec, row.range, base, isBaseline);
     if (isBaseline) baselines.set(row.name, r.outcomes);
     lines.push(tacticsLine(row, r.counts, r.paired, metaSeconds(st.meta), file));
   }
