@@ -2,11 +2,13 @@
  * Input of any size is one line and exit 2: deal files and solution files past their caps
  * (DEAL_FILE_LIMITS, SOLUTION_FILE_LIMITS), for every command that reads them.
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SOLUTION_FILE_LIMITS, UserError, checkSolutionText, formatDealFile, dealFromNumber, parseDealFile } from '../src/game/index.js';
-import { expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { SOLUTION_FILE_LIMITS, UserError, checkSolutionText, formatDealFile, dealFromNumber, parseDealFile, parseRules } from '../src/game/index.js';
+import { chooseShard } from '../src/batch/range.js';
+import { MAIN, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;
 const path = (name: string): string => join(dir, name);
@@ -61,5 +63,51 @@ describe('solution files past their caps', () => {
       expectUsageError(runCli([...cmd, big]), /^limited: solution file '.*big\.txt' is 1048580 bytes, more than a solution file may hold \(1048576\)$/);
     }
     expect(() => checkSolutionText('draw\n'.repeat(10), 's')).not.toThrow();
+  });
+});
+
+/** Runs the CLI, stopped after a minute: a command that spins for ever must fail the test, not hang it. */
+function bounded(args: string[]) {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// /proc takes no new entries, but mkdir('/proc/nope') says ENOENT and mkdir('/proc') EEXIST:
+// Node 20's recursive mkdir loops on that for ever.
+describe.skipIf(!existsSync('/proc/self'))('folders that cannot be made, files that cannot be made', () => {
+  const NOPE = /^limited: cannot write [a-z]+ file '\/proc\/nope\/[^']*': the file system of '\/proc' does not let directories be made there$/;
+  it.each([
+    ['batch', ['batch', '--from', '1', '--count', '10', '--out', '/proc/nope/x.csv']],
+    ['merge', ['merge', 'test/fixtures/batch/greedy.csv', '--out', '/proc/nope/m.csv']],
+    ['bench', ['bench', '--deals', '1-3', '--size', '1x5,4x3', '--out', '/proc/nope/b']],
+    ['experiment', ['experiment', 'tactics', '--deals', '10', '--out', '/proc/nope/t']],
+  ])('%s --out under /proc fails at once in one line', (_what, args) => {
+    expectUsageError(bounded(args), NOPE);
+  });
+
+  it('a file that /proc will not take is named as such, not as a missing directory', () => {
+    const why = /'\/proc' does not let files be made there \(a special file system\)$/;
+    expectUsageError(bounded(['batch', '--from', '1', '--count', '10', '--out', '/proc/x.csv']), new RegExp(`cannot write results file '/proc/x\\.csv': ${why.source}`));
+    expectUsageError(bounded(['solve', '4', '--size', '1x5,4x3', '--solution-out', '/proc/x.txt']), new RegExp(`cannot write solution file '/proc/x\\.txt': ${why.source}`));
+    expectUsageError(bounded(['solve', '4', '--size', '1x5,4x3', '--solution-out', '/proc/nope/x.txt']), /cannot write solution file '\/proc\/nope\/x\.txt': no such directory '\/proc\/nope'$/);
+  });
+});
+
+describe('small: what an option or variable says', () => {
+  it('SLURM_ARRAY_TASK_COUNT=0 is said to be 0, not unset', () => {
+    expect(() => chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '0' })).toThrow(
+      /^SLURM_ARRAY_TASK_COUNT=0: an array has at least one task \(it must be >= 1\): give --shard I\/N$/,
+    );
+    expect(() => chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '0' })).toThrow(/SLURM_ARRAY_TASK_COUNT is not: give --shard I\/N/);
+    expectUsageError(runCli(['batch', '--from', '1', '--count', '5', '--out', path('slurm.csv')], { env: { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '0' } }), /SLURM_ARRAY_TASK_COUNT=0: an array has at least one task/);
+  });
+
+  it('two presets in one rules text are refused, not the last one taken', () => {
+    expect(() => parseRules('book pysol')).toThrow(/^two presets in one rules text, 'book' and 'pysol': give one \(then option=value words\)$/);
+    expect(() => parseRules('pysol,book')).toThrow(/two presets in one rules text, 'pysol' and 'book'/);
+    expect(() => parseRules('privileged=2 pysol')).toThrow(/^the preset 'pysol' comes after 'privileged=2', which it would undo: give the preset first$/);
+    expect(parseRules('pysol privileged=2')).toEqual({ building: 'suit', secondDeal: 'none', privileged: 2 });
+    for (const cmd of [['batch', '--from', '1', '--count', '5'], ['solve', '1'], ['show', '1']])
+      expectUsageError(runCli([...cmd, '--rules', 'book pysol']), /--rules: two presets in one rules text, 'book' and 'pysol'/);
   });
 });

@@ -6,7 +6,7 @@
 import {
   accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UserError } from '../game/index.js';
 import { tmpPath } from './names.js';
 
@@ -36,19 +36,86 @@ export class FileError extends UserError {
   }
 }
 
-/** An fs error as a one-line UserError naming the file (a FileError); anything else is rethrown. */
+/**
+ * An fs error as a one-line UserError naming the file (a FileError); anything else is rethrown.
+ * A new file refused with ENOENT in a directory that exists is not a missing directory: a
+ * special file system (/proc, /sys) takes no new files.
+ */
 export function fileError(e: unknown, action: string, file: string): never {
   const code = (e as NodeJS.ErrnoException)?.code;
-  const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+  let why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+  if (code === 'ENOENT' && action.startsWith('write') && isDir(dirname(file)))
+    why = `'${dirname(file)}' does not let files be made there (a special file system)`;
   if (why) throw new FileError(`cannot ${action} '${file}': ${why}`, code!);
   throw e;
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes directory `dir` and its missing parents for `what` (`results file 'x/y.csv'`), or
+ * throws a one-line UserError at once (`cannot write WHAT: ...`). Node's recursive mkdir spins
+ * for ever where a file system refuses new entries yet says the parent exists (/proc: ENOENT for
+ * /proc/nope, EEXIST for /proc), so the path is walked up to the first part that exists, which
+ * must be a writable directory, and the missing parts are made one at a time.
+ */
+export function makeDir(dir: string, what: string): void {
+  const missing: string[] = [];
+  let p = resolve(dir);
+  for (;;) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && dirname(p) !== p) {
+        missing.unshift(p);
+        p = dirname(p);
+        continue;
+      }
+      if (code === 'ENOTDIR') {
+        // A file above p: name it.
+        let q = dirname(p);
+        while (dirname(q) !== q && !isDir(q) && !existsSync(q)) q = dirname(q);
+        throw new UserError(`cannot write ${what}: '${q}' is not a directory`);
+      }
+      const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+      if (why) throw new UserError(`cannot write ${what}: ${why} ('${p}')`);
+      throw e;
+    }
+    if (!st.isDirectory()) throw new UserError(`cannot write ${what}: '${p}' is not a directory`);
+    break;
+  }
+  if (missing.length === 0) return;
+  try {
+    accessSync(p, constants.W_OK);
+  } catch {
+    throw new UserError(`cannot write ${what}: permission denied to make directories in '${p}'`);
+  }
+  for (const m of missing) {
+    try {
+      mkdirSync(m);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && isDir(m)) continue; // made meanwhile
+      if (code === 'ENOENT') throw new UserError(`cannot write ${what}: the file system of '${dirname(m)}' does not let directories be made there`);
+      const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+      if (why) throw new UserError(`cannot write ${what}: cannot make directory '${m}': ${why}`);
+      throw e;
+    }
+  }
 }
 
 /**
  * An --out that names a file, its directories made as bench --out makes its own: refuses a
  * name that ends with '/' or is a directory (the lock and sidecars would go inside it, named
- * '.lock' and '.meta.json'), then makes the parent directories. A parent that cannot be made
- * is left for checkWritable to name.
+ * '.lock' and '.meta.json'), then makes the parent directories (makeDir).
  */
 export function prepareOut(file: string, what = 'results file'): void {
   let isDir = false;
@@ -61,14 +128,13 @@ export function prepareOut(file: string, what = 'results file'): void {
     throw new UserError(
       `--out '${file}' ${isDir ? 'is a directory' : "ends with '/'"}: --out names the ${what}, e.g. '${file.replace(/[/\\]+$/, '')}/run.csv'`,
     );
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-  } catch {
-    // checkWritable says why
-  }
+  makeDir(dirname(file), `${what} '${file}'`);
 }
 
-/** Fails early when `file` cannot be created or appended to. */
+/**
+ * Fails early when `file` cannot be created or appended to. A file not there yet is made and
+ * removed again: a directory may refuse new files although it can be written (/proc).
+ */
 export function checkWritable(file: string, what = 'results file'): void {
   const dir = dirname(file);
   let st;
@@ -93,6 +159,13 @@ export function checkWritable(file: string, what = 'results file'): void {
     } catch (e) {
       fileError(e, `write ${what}`, file);
     }
+    return;
+  }
+  try {
+    closeSync(openSync(file, 'wx'));
+    unlinkSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fileError(e, `write ${what}`, file);
   }
 }
 

@@ -79,7 +79,8 @@ export function chooseShard(
   const taskId = envInt(env, 'SLURM_ARRAY_TASK_ID');
   if (taskId !== undefined) {
     const count = envInt(env, 'SLURM_ARRAY_TASK_COUNT');
-    if (count === undefined || count < 1) throw new UserError('SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard I/N');
+    if (count === undefined) throw new UserError('SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard I/N');
+    if (count < 1) throw new UserError(`SLURM_ARRAY_TASK_COUNT=${count}: an array has at least one task (it must be >= 1): give --shard I/N`);
     const min = envInt(env, 'SLURM_ARRAY_TASK_MIN') ?? 0;
     const step = envInt(env, 'SLURM_ARRAY_TASK_STEP') ?? 1;
     const offset = taskId - min;

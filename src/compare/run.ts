@@ -13,12 +13,12 @@
  * same on any machine and with any worker count, and so is the signature: the total of the
  * nodes over all deals and heuristics. A change in it means the search changed.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
 import { csvText } from '../batch/csv.js';
-import { checkWritable, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
 import { dealMaker } from '../batch/job.js';
 import { type CompactRow, limitOf, verdictOf } from '../batch/rows.js';
 import { gitCommit, machine, toolVersion } from '../batch/machine.js';
@@ -74,16 +74,9 @@ function refuseForeign(files: BenchResult['files']): void {
  * Throws UserError.
  */
 export function prepareOutDir(dir: string): BenchResult['files'] {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UserError(`--out '${dir}': a file is in the way (give a directory)`);
-    if (code === 'EACCES' || code === 'EPERM') throw new UserError(`--out '${dir}': permission denied`);
-    throw e;
-  }
-  if (!statSync(dir).isDirectory()) throw new UserError(`--out '${dir}' is a file, not a directory`);
   const files = { csv: join(dir, 'bench.csv'), svg: join(dir, 'bench.svg'), txt: join(dir, 'bench.txt'), json: join(dir, 'bench.json') };
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`--out '${dir}' is a file, not a directory`);
+  makeDir(dir, `benchmark file '${files.json}'`);
   for (const f of Object.values(files)) checkWritable(f, 'benchmark file');
   refuseForeign(files);
   return files;

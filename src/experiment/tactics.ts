@@ -9,10 +9,10 @@
  * options given now, not only the rows run (`--only` runs a subset; the others keep what an
  * earlier run left): a row made with other options is left out with a note saying why.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../game/index.js';
-import { checkWritable, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
 import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';
@@ -80,12 +80,8 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const matrix = tacticsMatrix(cfg);
   const chosen = selectRows(matrix, cfg.only);
-  try {
-    mkdirSync(cfg.dir, { recursive: true });
-  } catch {
-    // checkWritable says why
-  }
   const summaryFiles = ['tactics.csv', 'tactics.md', 'tactics.svg'].map((f) => join(cfg.dir, f));
+  makeDir(cfg.dir, `experiment file '${summaryFiles[0]}'`);
   for (const f of summaryFiles) checkWritable(f, 'experiment file');
   // Before any work: every chosen row's file must be resumable with these options.
   const states = new Map<string, RowState>();

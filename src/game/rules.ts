@@ -37,18 +37,25 @@ const SECOND_DEALS: readonly SecondDeal[] = ['privileged', 'none'];
 /**
  * Parses a rules text: a preset name and/or `option=value` words, e.g. `book`,
  * `pysol privileged=2`, `building=suit second-deal=none`. Words apply left to right on top
- * of `base` (default: the book preset).
+ * of `base` (default: the book preset). At most one preset, before the options: a second
+ * preset, or one after options, would silently undo the words before it.
  */
 export function parseRules(text: string, base: Rules = BOOK): Rules {
   let r: Rules = base;
   const words = text.trim().split(/[\s,]+/).filter((w) => w.length > 0);
   if (words.length === 0) throw new UserError('empty rules: give a preset (book, pysol) or option=value words');
+  let presetWord: string | undefined;
+  let optionWord: string | undefined;
   for (const w of words) {
     const preset = PRESETS[w.toLowerCase()];
     if (preset) {
+      if (presetWord !== undefined) throw new UserError(`two presets in one rules text, '${presetWord}' and '${w}': give one (then option=value words)`);
+      if (optionWord !== undefined) throw new UserError(`the preset '${w}' comes after '${optionWord}', which it would undo: give the preset first`);
+      presetWord = w;
       r = preset;
       continue;
     }
+    optionWord ??= w;
     const m = /^([a-z-]+)=(.+)$/i.exec(w);
     if (!m) throw new UserError(`unknown rules word '${w}' (presets: ${Object.keys(PRESETS).join(', ')}; options: building=, second-deal=, privileged=)`);
     const key = m[1]!.toLowerCase();

@@ -4,7 +4,7 @@ import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSiz
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_OPTIONS } from '../../solver/search.js';
 import { type BenchConfig } from '../../compare/result.js';
-import { runBench } from '../../compare/run.js';
+import { prepareOutDir, runBench } from '../../compare/run.js';
 import { parseHeuristics } from '../../compare/heuristics.js';
 import { formatReport } from '../../compare/report.js';
 import { type DealList, loadSet, rangeList, setNames } from '../../compare/sets.js';
@@ -141,6 +141,8 @@ that fails to verify (a solver bug).
     .action(
       run(async (o: BenchCliOptions) => {
         const cfg = benchConfig(o, process.argv.slice(2));
+        // Before the line that says the run starts: a bad --out stays the one line it is.
+        prepareOutDir(cfg.outDir);
         warnWorkers(cfg.workers);
         const b = cfg.solver;
         process.stderr.write(
