@@ -10,7 +10,8 @@ import { dirname, resolve } from 'node:path';
 import { UserError } from '../game/index.js';
 import { tmpPath } from './names.js';
 
-const WRITE_ERRORS: Record<string, string> = {
+/** fs error codes in words (ENOENT: for a file written, its directory; for one read, `fileError` says 'no such file'). */
+const FS_ERRORS: Record<string, string> = {
   ENOENT: 'no such directory',
   ENOTDIR: 'a part of the path is not a directory',
   EACCES: 'permission denied',
@@ -38,13 +39,15 @@ export class FileError extends UserError {
 
 /**
  * An fs error as a one-line UserError naming the file (a FileError); anything else is rethrown.
+ * `action` says what failed (`write results file`, `read deal file`).
  * A new file refused with ENOENT in a directory that exists is not a missing directory: a
  * special file system (/proc, /sys) takes no new files.
  */
 export function fileError(e: unknown, action: string, file: string): never {
   const code = (e as NodeJS.ErrnoException)?.code;
-  let why = code !== undefined ? WRITE_ERRORS[code] : undefined;
-  if (code === 'ENOENT' && action.startsWith('write') && isDir(dirname(file)))
+  let why = code !== undefined ? FS_ERRORS[code] : undefined;
+  if (code === 'ENOENT' && action.startsWith('read')) why = 'no such file';
+  else if (code === 'ENOENT' && action.startsWith('write') && isDir(dirname(file)))
     why = `'${dirname(file)}' does not let files be made there (a special file system)`;
   if (why) throw new FileError(`cannot ${action} '${file}': ${why}`, code!);
   throw e;
@@ -85,7 +88,7 @@ export function makeDir(dir: string, what: string): void {
         while (dirname(q) !== q && !isDir(q) && !existsSync(q)) q = dirname(q);
         throw new UserError(`cannot write ${what}: '${q}' is not a directory`);
       }
-      const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+      const why = code !== undefined ? FS_ERRORS[code] : undefined;
       if (why) throw new UserError(`cannot write ${what}: ${why} ('${p}')`);
       throw e;
     }
@@ -105,7 +108,7 @@ export function makeDir(dir: string, what: string): void {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && isDir(m)) continue; // made meanwhile
       if (code === 'ENOENT') throw new UserError(`cannot write ${what}: the file system of '${dirname(m)}' does not let directories be made there`);
-      const why = code !== undefined ? WRITE_ERRORS[code] : undefined;
+      const why = code !== undefined ? FS_ERRORS[code] : undefined;
       if (why) throw new UserError(`cannot write ${what}: cannot make directory '${m}': ${why}`);
       throw e;
     }

@@ -22,7 +22,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
-import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted } from './csv.js';
+import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
 import { FileError, checkWritable } from './fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
@@ -163,7 +163,8 @@ export function refuseForeign(out: string, header: string): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
   }
-  if (text !== '' && text !== header + '\n')
+  // A header alone is this run's, whatever its line end (or a byte order mark).
+  if (text !== '' && textLines(text).join('\n') !== header + '\n')
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 

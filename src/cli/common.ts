@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { type Command, CommanderError } from 'commander';
+import { fileError } from '../batch/fileio.js';
 import {
   type Deal, type Rules, type Size, BOOK, DEAL_FILE_LIMITS, FULL_SIZE, PYSOL, SOLUTION_FILE_LIMITS, UserError, checkSolutionText, dealFromNumber, formatSize, headerMismatch, parseDealFile,
   parseDealNumber, PYSOL_MS_MAX, parseRules, parseSize, plural, pysolDeal, sizeEqual, sourceLabel,
@@ -139,14 +140,6 @@ export function prefixed<T>(option: string, f: () => T): T {
 // ---------------------------------------------------------------------------------------
 // Files, output, colour
 
-const READ_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-};
-
 /**
  * Reads a text file ('-' is stdin) of at most `maxBytes` bytes; an unreadable file, or a larger
  * one, is a UserError naming it. A file's size is looked at before it is read.
@@ -164,10 +157,7 @@ export function readTextFile(path: string, what: string, maxBytes: number): stri
     return buf.toString('utf8');
   } catch (e) {
     if (e instanceof UserError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code !== undefined ? READ_ERRORS[code] : undefined;
-    if (why) throw new UserError(`cannot read ${what} '${path}': ${why}`);
-    throw e;
+    return fileError(e, `read ${what}`, path);
   }
 }
 
