@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SOLUTION_FILE_LIMITS, UserError, checkSolutionText, formatDealFile, dealFromNumber, parseDealFile, parseRules } from '../src/game/index.js';
 import { chooseShard } from '../src/batch/range.js';
+import { positiveNumber } from '../src/cli/solver-api.js';
 import { MAIN, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;
@@ -110,4 +111,11 @@ describe('small: what an option or variable says', () => {
     for (const cmd of [['batch', '--from', '1', '--count', '5'], ['solve', '1'], ['show', '1']])
       expectUsageError(runCli([...cmd, '--rules', 'book pysol']), /--rules: two presets in one rules text, 'book' and 'pysol'/);
   });
+
+  it('a number of 200,000 digits and a letter is refused at once (the pattern of --max-seconds backtracked for a minute)', () => {
+    expect(() => positiveNumber('--max-seconds', '9'.repeat(200_000) + 'x')).toThrow(/^--max-seconds must be a number > 0, not '9{60}\.\.\. \(200001 characters\)'$/);
+    expect(positiveNumber('--max-seconds', '2.5e1')).toBe(25);
+    expect(positiveNumber('--max-seconds', '.5')).toBe(0.5);
+    expect(positiveNumber('--max-seconds', '3.')).toBe(3);
+  }, 30_000);
 });

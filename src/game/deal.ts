@@ -45,9 +45,9 @@ export function dealFromOrder(cards: readonly Card[], size: Size, source?: strin
 /** Reads a deal number as typed by a user: a whole decimal number 0 <= n < 2^53. */
 export function parseDealNumber(text: string): number {
   const t = text.trim();
-  if (!/^\d+$/.test(t)) throw new UserError(`deal number '${text}' is not a whole number from 0 to ${MAX_DEAL_NUMBER}`);
+  if (!/^\d+$/.test(t)) throw new UserError(`deal number '${shown(text)}' is not a whole number from 0 to ${MAX_DEAL_NUMBER}`);
   const n = Number(t);
-  if (!Number.isSafeInteger(n)) throw new UserError(`deal number '${text}' is too large (the largest is ${MAX_DEAL_NUMBER})`);
+  if (!Number.isSafeInteger(n)) throw new UserError(`deal number '${shown(text)}' is too large (the largest is ${MAX_DEAL_NUMBER})`);
   return n;
 }
 
