@@ -38,7 +38,7 @@ import {
   type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
-import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/search.js';
+import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/index.js';
 import { benchArgs, benchCommand } from './args.js';
 import { solveArgs } from './cli.js';
 import { csvText } from '../src/batch/csv.js';

@@ -18,7 +18,7 @@ import { pairedDifference, percentile, summarize, wilsonHigh, wilsonLow, winInte
 import { BOOK, PYSOL, parseSize } from '../src/game/index.js';
 import { PROBE_MEGABYTES, chaseCycle, formatReadings, memoryLine, readNanoseconds } from '../src/batch/machine.js';
 
-import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, ROOT, type Result, expectUsageError, resultRows as rows, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], env: Record<string, string> = {}): Result => runCli(args, { env });
 
@@ -31,21 +31,6 @@ function ok(args: string[], env: Record<string, string> = {}): Result {
 
 let dir: string;
 const path = (name: string): string => join(dir, name);
-
-/** The rows of a results CSV without the timing column (ms), sorted by deal; and the header. */
-function rows(file: string): { header: string; rows: string[] } {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-  const header = parseCsvLine(lines[0]!);
-  const ms = header.indexOf('ms');
-  expect(ms).toBeGreaterThan(0);
-  const body = lines.slice(1).map((l) => {
-    const f = parseCsvLine(l);
-    expect(f).toHaveLength(header.length);
-    return { deal: Number(f[0]), text: f.filter((_, i) => i !== ms).join(',') };
-  });
-  body.sort((a, b) => a.deal - b.deal);
-  return { header: lines[0]!, rows: body.map((b) => b.text) };
-}
 
 function dealsOf(file: string): number[] {
   return readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '').map((l) => Number(l.split(',')[0]));

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, pysolDeal, verifyMoves } from '../src/game/index.js';
 import seedrandom from 'seedrandom';
-import { BeamLevels, radixSort } from '../src/solver/beam.js';
-import { Solver } from '../src/solver/search.js';
+import { BeamLevels, radixSort } from '../src/solver/beam-levels.js';
+import { Solver } from '../src/solver/index.js';
 import { SignatureTable } from '../src/solver/sigtable.js';
 import { SearchTree } from '../src/solver/tree.js';
 

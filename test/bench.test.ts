@@ -15,7 +15,7 @@ import { parseCsvLine } from '../src/batch/csv.js';
 import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/compare/stats.js';
 import { expandDeals, loadSet, parseSet, rangeList } from '../src/compare/sets.js';
 import { BOOK, FULL_SIZE, dealFromNumber, parseSize } from '../src/game/index.js';
-import { Solver } from '../src/solver/search.js';
+import { Solver } from '../src/solver/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');

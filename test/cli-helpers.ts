@@ -3,10 +3,11 @@
  * `npm test` builds first) and one way to run it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { parseCsvLine } from '../src/batch/csv.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -53,4 +54,19 @@ export function withTempDir(prefix: string, set: (dir: string) => void): void {
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+}
+
+/** The rows of a results CSV without the timing column (ms), sorted by deal; and the header. */
+export function resultRows(file: string): { header: string; rows: string[] } {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const header = parseCsvLine(lines[0]!);
+  const ms = header.indexOf('ms');
+  expect(ms).toBeGreaterThan(0);
+  const body = lines.slice(1).map((l) => {
+    const f = parseCsvLine(l);
+    expect(f).toHaveLength(header.length);
+    return { deal: Number(f[0]), text: f.filter((_, i) => i !== ms).join(',') };
+  });
+  body.sort((a, b) => a.deal - b.deal);
+  return { header: lines[0]!, rows: body.map((b) => b.text) };
 }

@@ -216,7 +216,7 @@ describe('solve', () => {
     // Preloaded before the CLI: makes the (shared) solver module throw as it does when its
     // solution does not replay. No hook in the CLI itself.
     const hook = join(dir, 'broken-solver.mjs');
-    const search = pathToFileURL(join(ROOT, 'dist', 'src', 'solver', 'search.js')).href;
+    const search = pathToFileURL(join(ROOT, 'dist', 'src', 'solver', 'index.js')).href;
     writeFileSync(
       hook,
       `import { Solver, SolutionError } from '${search}';\n` +

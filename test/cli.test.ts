@@ -125,7 +125,7 @@ describe('show and moves', () => {
     const named = /; ([\w ,]+): 130 or 143 when interrupted/.exec(help);
     expect(named, help).not.toBeNull();
     const commands = named![1]!.split(/, | and /);
-    expect(commands).toEqual(['batch', 'start', 'experiment']);
+    expect(commands).toEqual(['batch', 'start', 'experiment', 'bench']);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
     const sentence = /Exit statuses: .*?exit 130 \(SIGINT\) or 143 \(SIGTERM\) when interrupted/.exec(readme);
     expect(sentence, 'the README has an exit-status paragraph').not.toBeNull();

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Deal, type Rules, dealFromNumber, formatSolution, parseRules, parseSize, replay, verifyText } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
-import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/search.js';
+import { type SolveOptions, type SolveResult, PRESETS, Solver } from '../src/solver/index.js';
 import { RULE_VARIANTS } from './helpers.js';
 import { referenceSolve } from './reference.js';
 import { GENEROUS, NO_SECOND_DEAL, TAKE_OVER_AT_ONCE, checkWin } from './solver-shared.js';

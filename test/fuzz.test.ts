@@ -13,7 +13,7 @@ import {
   BOOK, PYSOL, UserError, checkSolutionText, dealFromNumber, formatDealFile, formatSolution, headerMismatch, parseDealFile, parseDealNumber,
   parseMove, parseRules, parseSize, replay, solutionHeader, verifyText,
 } from '../src/game/index.js';
-import { Solver } from '../src/solver/search.js';
+import { Solver } from '../src/solver/index.js';
 import { loadResults } from '../src/batch/csv.js';
 import { jobDifference } from '../src/batch/difference.js';
 import { chooseShard, parseShard } from '../src/batch/range.js';

@@ -19,7 +19,7 @@ import {
   type Card, type PackedMove, GEN_ALL, GEN_REDUCED, Game, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE, dealFromNumber, formatCard, formatMove,
   formatRules, formatSize, parseRules, parseSize,
 } from '../src/game/index.js';
-import { Solver } from '../src/solver/search.js';
+import { Solver } from '../src/solver/index.js';
 import { pysolDeal } from '../src/game/pysol.js';
 import { type Observable, Oracle, oracleWinnable } from './oracle.js';
 import { RULE_VARIANTS } from './helpers.js';

@@ -7,7 +7,7 @@ import {
   type PileMemory, type Player, BLIND_FIFTH, Driver, GreedyPlayer, IllegalMoveError, Rng, SamplingPlayer, STOP, TableView, createPlayer,
   playGame, stripDraw,
 } from '../src/play/index.js';
-import { Solver } from '../src/solver/search.js';
+import { Solver } from '../src/solver/index.js';
 
 const BOOK = parseRules('book');
 const SMALL = parseSize('1x6 5x3');

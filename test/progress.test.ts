@@ -2,7 +2,7 @@
 // runs it to draw its progress and to stop on a signal: stepping does not change the search.
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, parseRules, parseSize, pysolDeal } from '../src/game/index.js';
-import { type Progress, Solver } from '../src/solver/search.js';
+import { type Progress, Solver } from '../src/solver/index.js';
 import { solveWith, startWith } from '../src/cli/solver-api.js';
 
 describe('a solve run in steps', () => {

@@ -6,7 +6,7 @@ import {
   type Deal, type PackedMove, type Rules, BOOK, DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, PYSOL, SRC_WASTE,
   dealFromNumber, parseRules, parseSize, pysolDeal, shortenLine, verifyMoves, withoutDetours, withoutRoundTrips,
 } from '../src/game/index.js';
-import { Solver } from '../src/solver/search.js';
+import { Solver } from '../src/solver/index.js';
 
 const SUIT = parseRules('building=suit second-deal=none');
 

@@ -4,7 +4,7 @@
  * independent check of a win.
  */
 import { type Deal, type Rules, formatSolution, replay, verifyMoves, verifyText } from '../src/game/index.js';
-import { type Preset, type SolveResult, PRESETS } from '../src/solver/search.js';
+import { type Preset, type SolveResult, PRESETS } from '../src/solver/index.js';
 
 /**
  * Far more than any of these small deals needs (the most any configuration takes is about

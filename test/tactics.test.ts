@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type Tactics, Game, MAX_MOVES, SRC_DRAW, SRC_REDEAL, allowedByTactics, dealFromNumber, formatMove, parsePairing, parseRules, parseSize, parseSpaces,
 } from '../src/game/index.js';
-import { Solver } from '../src/solver/search.js';
+import { Solver } from '../src/solver/index.js';
 
 const RESTRICTIONS: Tactics[] = [
   { pairing: 'never', spaces: 'eager' },

@@ -21,7 +21,7 @@ import {
   type Deal, type Rules, type Size, FULL_SIZE, UserError, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
   pysolDeal, sizeEqual,
 } from '../game/index.js';
-import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/search.js';
+import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/index.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
 

@@ -33,6 +33,7 @@ import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
+import { onStop } from './stop.js';
 import { type ChunkResult, type ChunkTask } from './worker.js';
 
 export interface BatchConfig {
@@ -142,11 +143,26 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   const out = cfg.out;
   checkWritable(out);
   const lock = takeLock(out);
+  // While the lock is held a SIGINT or SIGTERM stops the run, with its sidecars written, instead
+  // of ending the process (src/batch/stop.ts); it stops the pool when one runs.
+  const stop: Stop = { halt: () => undefined };
+  const unwatch = onStop((s) => {
+    if (stop.signal) return;
+    stop.signal = s;
+    stop.halt();
+  });
   try {
-    return await runLocked(cfg, part, note, lock);
+    return await runLocked(cfg, part, note, lock, stop);
   } finally {
+    unwatch();
     lock.release();
   }
+}
+
+/** The first SIGINT or SIGTERM of a run, and how it stops the pool. */
+interface Stop {
+  signal?: NodeJS.Signals;
+  halt: () => void;
 }
 
 /**
@@ -168,7 +184,7 @@ export function refuseForeign(out: string, header: string): void {
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 
-async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, lock: Lock): Promise<BatchOutcome> {
+async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, lock: Lock, stop: Stop): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
   if (cfg.fresh) removeResults(out);
@@ -264,12 +280,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   let doneHere = 0;
   const state = () => ({ done: done.size, total: part.count, doneHere, won: counts.won, unknown: counts.unknown });
   const text = chunkText(cfg.spec);
-  let signal: NodeJS.Signals | undefined;
   let failure: ChunkResult['error'] | undefined;
   // A file that could not be written (a full disk): the run stops, and this is its error.
   let writeError: { readonly error: unknown } | undefined;
 
-  if (todo > 0) {
+  if (todo > 0 && !stop.signal) {
     const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
     const stopWriting = (e: unknown): void => {
       if (writeError) return;
@@ -284,13 +299,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       }
     }, 10_000);
     metaTimer.unref();
-    const onSignal = (s: NodeJS.Signals): void => {
-      if (signal) return;
-      signal = s;
-      void pool.destroy();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    stop.halt = () => void pool.destroy();
     if (process.stderr.isTTY) progress.update(state(), true);
     try {
       await new Promise<void>((resolve, reject) => {
@@ -298,7 +307,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         let inFlight = 0;
         let exhausted = false;
         const finish = (): void => {
-          if (inFlight === 0 && (exhausted || signal || failure || writeError)) resolve();
+          if (inFlight === 0 && (exhausted || stop.signal || failure || writeError)) resolve();
         };
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
@@ -316,7 +325,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
           progress.update(state());
         };
         const pump = (): void => {
-          while (!signal && !failure && !writeError && inFlight < workers * 2) {
+          while (!stop.signal && !failure && !writeError && inFlight < workers * 2) {
             const next = it.next();
             if (next.done) {
               exhausted = true;
@@ -338,7 +347,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
               },
               (e: unknown) => {
                 inFlight--;
-                if (signal || writeError) finish();
+                if (stop.signal || writeError) finish();
                 else reject(e);
               },
             );
@@ -349,9 +358,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       });
     } finally {
       clearInterval(metaTimer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      progress.finish(signal || writeError ? undefined : state());
+      progress.finish(stop.signal || writeError ? undefined : state());
       await pool.destroy().catch(() => undefined);
     }
   }
@@ -376,15 +383,15 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     throw new UserError(`${e.message}: stopped; ${kept}: ${e instanceof FileError && e.noRoom ? 'make room and ' : ''}run the same command again to ${again}`);
   };
   if (writeError) failed(writeError.error, `${done.size} of ${part.count} deals are in ${out}`, 'resume');
-  if (signal || failure) {
-    session.status = signal ? 'interrupted' : 'failed';
+  if (stop.signal || failure) {
+    session.status = stop.signal ? 'interrupted' : 'failed';
     writeMeta(out, current);
     const summary = summaryOf(out, current, false);
     writeSummary(out, summary);
     if (failure) {
       throw new BatchSolverError(`deal ${failure.deal}: ${failure.message} (${failure.name}; ${done.size} of ${part.count} deals are in ${out})`);
     }
-    return { status: 'interrupted', summary, resumed, doneHere, signal: signal! };
+    return { status: 'interrupted', summary, resumed, doneHere, signal: stop.signal! };
   }
   // Complete: the rows sorted by deal, the sidecars final.
   const rf = loadResults(out, false)!;

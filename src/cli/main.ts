@@ -5,22 +5,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { watchStopSignals } from '../batch/stop.js';
 import { examples, oneLine, reportError } from './common.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBench } from './commands/bench.js';
 import { registerDeal } from './commands/deal.js';
 import { registerExperiment } from './commands/experiment.js';
 import { registerMerge } from './commands/merge.js';
+import { registerHint } from './commands/hint.js';
 import { registerMoves } from './commands/moves.js';
+import { registerReport } from './commands/report.js';
 import { registerShow } from './commands/show.js';
 import { registerStart } from './commands/start.js';
 import { registerSolve } from './commands/solve.js';
 import { registerVerify } from './commands/verify.js';
+import { registerPlay, registerView } from './commands/view.js';
+
+/** The commands that stop cleanly on SIGINT and SIGTERM, from their first moment (src/batch/stop.ts). */
+const STOPPABLE = new Set(['batch', 'start', 'experiment', 'bench']);
 
 /** The commands, in the order `limited --help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge, registerBench,
-  registerExperiment,
+  registerExperiment, registerHint, registerView, registerPlay, registerReport,
 ];
 
 function packageVersion(): string {
@@ -83,11 +90,16 @@ export function buildProgram(): Command {
         "(the deal of PySolFC's Limited game number GAME, played by the pysol rules unless --rules).\n" +
         'Exit status: 0 ok (for solve: any verdict, won, unsolvable or unknown), 1 invalid solution,\n' +
         '2 bad input (one line on stderr), 3 a solver solution that fails to verify (a bug),\n' +
-        '70 internal error; batch, start and experiment: 130 or 143 when interrupted (SIGINT,\n' +
-        'SIGTERM), after saving what was done (run the command again to resume); solve: 130 or\n' +
-        '143 after its report so far (unknown, limit interrupted).\n',
+        '70 internal error; batch, start, experiment and bench: 130 or 143 when interrupted\n' +
+        '(SIGINT, SIGTERM), after saving what was done (run the command again to resume; bench\n' +
+        'starts over); solve: 130 or 143 after its report so far (unknown, limit interrupted).\n',
     );
   for (const register of COMMANDS) register(program);
+  program.hook('preAction', (_, action) => {
+    let top = action;
+    while (top.parent && top.parent !== program) top = top.parent;
+    if (STOPPABLE.has(top.name())) watchStopSignals();
+  });
   addHelpCommand(program, 'limited');
   for (const cmd of program.commands) if (cmd.commands.length > 0) addHelpCommand(cmd, `limited ${cmd.name()}`);
   for (const cmd of program.commands) cmd.configureOutput({ outputError: usageLine(`limited ${cmd.name()} --help`) });

@@ -8,10 +8,10 @@
  * one that has `solvePreset(deal, rules, preset, opts)`, and with one whose `solve()` takes a
  * `preset` option. The options given are always one plain object.
  */
-import { type Deal, type Rules, UserError, shown } from '../game/index.js';
+import { type Deal, type PackedMove, type Rules, UserError, shown } from '../game/index.js';
 import { HEURISTICS } from '../solver/heuristics.js';
-import * as search from '../solver/search.js';
-import { type SearchRun, type SolveOptions, type SolveResult, type Solver } from '../solver/search.js';
+import * as search from '../solver/index.js';
+import { type SearchRun, type SolveOptions, type SolveResult, type Solver } from '../solver/index.js';
 
 /** The options handed to the solver: only what the user gave, plus `preset` when one applies. */
 export type CliSolveOptions = Partial<SolveOptions> & { preset?: string };
@@ -91,23 +91,24 @@ export function positiveNumber(option: string, text: string): number {
   return n;
 }
 
-type SolvePreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>) => SolveResult;
-type StartPreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>) => SearchRun;
+type SolvePreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>, from: readonly PackedMove[]) => SolveResult;
+type StartPreset = (deal: Deal, rules: Rules, preset: string, opts: Partial<SolveOptions>, from: readonly PackedMove[]) => SearchRun;
 
 /**
- * Starts a solve that runs a step at a time (`SearchRun`): with `opts.preset`, by the solver's
+ * Starts a solve that runs a step at a time (`SearchRun`), from the deal or from the position
+ * after `from` (moves from the deal; a won result's moves go on from there): with `opts.preset`, by the solver's
  * `startPreset` (the other options override the preset's), else by `start` with the options as
  * given. Stepped or run in one step, it is the same search (`Solver.start`, `startPreset`). A
  * solver without these gets a run whose first step solves in one go (`solveWith`'s way).
  */
-export function startWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions): SearchRun {
+export function startWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions, from: readonly PackedMove[] = []): SearchRun {
   const { preset, ...rest } = opts;
   const s = solver as unknown as { start?: unknown; startPreset?: unknown };
-  if (preset === undefined && typeof s.start === 'function') return solver.start(deal, rules, rest);
-  if (preset !== undefined && typeof s.startPreset === 'function') return (s.startPreset as StartPreset).call(solver, deal, rules, preset, rest);
+  if (preset === undefined && typeof s.start === 'function') return solver.start(deal, rules, rest, from);
+  if (preset !== undefined && typeof s.startPreset === 'function') return (s.startPreset as StartPreset).call(solver, deal, rules, preset, rest, from);
   let result: SolveResult | null = null;
   return {
-    step: () => (result ??= solveWith(solver, deal, rules, opts)),
+    step: () => (result ??= solveWith(solver, deal, rules, opts, from)),
     progress: () => result ?? { nodes: 0, states: 0, bestHome: 0, bytesPerState: 0 },
   };
 }
@@ -118,10 +119,10 @@ export function startWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSol
  * takes it; without, by `solve()` with the options as given. Throws what the solver throws
  * (SolutionError for a solution that fails to verify).
  */
-export function solveWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions): SolveResult {
+export function solveWith(solver: Solver, deal: Deal, rules: Rules, opts: CliSolveOptions, from: readonly PackedMove[] = []): SolveResult {
   const { preset, ...rest } = opts;
-  if (preset === undefined) return solver.solve(deal, rules, rest);
+  if (preset === undefined) return solver.solve(deal, rules, rest, from);
   const solvePreset = (solver as unknown as { solvePreset?: unknown }).solvePreset;
-  if (typeof solvePreset === 'function') return (solvePreset as SolvePreset).call(solver, deal, rules, preset, rest);
-  return solver.solve(deal, rules, opts as Partial<SolveOptions>);
+  if (typeof solvePreset === 'function') return (solvePreset as SolvePreset).call(solver, deal, rules, preset, rest, from);
+  return solver.solve(deal, rules, opts as Partial<SolveOptions>, from);
 }

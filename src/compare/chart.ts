@@ -4,7 +4,7 @@
  * A point (x, y) of a line says: with a budget of x nodes, this heuristic decides y deals.
  */
 import { type BenchCell, decidedByNodes } from './stats.js';
-import { esc, niceStep, r1 } from '../svg.js';
+import { esc, niceStep, r1, textWidth } from '../svg.js';
 
 export interface ChartSeries {
   readonly label: string;
@@ -34,17 +34,29 @@ function powerLabel(v: number): string {
 }
 
 
+/** A legend line: the label (its end when long), the deals decided, `*` for the baseline. */
+function legendLabel(label: string, n: number, baseline: boolean): string {
+  return `${label.length > 22 ? `…${label.slice(-21)}` : label} (${n})${baseline ? ' *' : ''}`;
+}
+
+const LEGEND_TITLE = 'heuristic (decided)';
+const LEGEND_NOTE = '* the baseline (first)';
+
 export function chartSvg(c: ChartInput): string {
-  const W = 860;
   const H = 520;
   const left = 78;
-  const right = 210;
   const top = 62;
   const bottom = 62;
-  const pw = W - left - right;
+  const pw = 572;
   const ph = H - top - bottom;
 
   const curves = c.series.map((s) => decidedByNodes(s.cells));
+  // The legend's width sets the right margin; the title's and subtitle's, at least the chart's width.
+  const right = Math.max(
+    210,
+    Math.ceil(28 + Math.max(textWidth(LEGEND_TITLE, 12, true), textWidth(LEGEND_NOTE, 11), ...c.series.map((s, i) => 32 + textWidth(legendLabel(s.label, curves[i]!.length, i === 0), 12)))),
+  );
+  const W = Math.ceil(Math.max(left + pw + right, left + 20 + textWidth(c.title, 16, true), left + 20 + textWidth(c.subtitle, 12)));
   let minNodes = Infinity;
   let maxSeen = 1;
   let maxDecided = 0;
@@ -132,16 +144,15 @@ export function chartSvg(c: ChartInput): string {
   // Legend: in the order of the deals decided at the budget, most first.
   const order = c.series.map((s, i) => ({ s, i, n: curves[i]!.length })).sort((a, b) => b.n - a.n || a.i - b.i);
   const lx = left + pw + 18;
-  out.push(`<text x="${lx}" y="${top + 4}" font-weight="bold">heuristic (decided)</text>`);
+  out.push(`<text x="${lx}" y="${top + 4}" font-weight="bold">${LEGEND_TITLE}</text>`);
   order.forEach(({ s, i, n }, row) => {
     const y = top + 24 + row * 20;
     const colour = COLOURS[i % COLOURS.length]!;
     const dash = DASHES[Math.floor(i / COLOURS.length) % DASHES.length]!;
     out.push(`<line x1="${lx}" y1="${y - 4}" x2="${lx + 26}" y2="${y - 4}" stroke="${colour}" stroke-width="${i === 0 ? 2.5 : 1.8}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
-    const label = s.label.length > 22 ? `…${s.label.slice(-21)}` : s.label;
-    out.push(`<text x="${lx + 32}" y="${y}">${esc(label)} (${n})${i === 0 ? ' *' : ''}</text>`);
+    out.push(`<text x="${lx + 32}" y="${y}">${esc(legendLabel(s.label, n, i === 0))}</text>`);
   });
-  out.push(`<text x="${lx}" y="${top + 24 + order.length * 20 + 8}" fill="#555" font-size="11">* the baseline (first)</text>`);
+  out.push(`<text x="${lx}" y="${top + 24 + order.length * 20 + 8}" fill="#555" font-size="11">${LEGEND_NOTE}</text>`);
   out.push('</svg>');
   return out.join('\n') + '\n';
 }

@@ -10,7 +10,7 @@
  */
 import { type Deal, type Rules, type Size, formatRules, formatSize } from '../game/index.js';
 import { type Heuristic } from '../solver/heuristics.js';
-import { type SearchKind, type SolveOptions, DEFAULT_OPTIONS, Solver } from '../solver/search.js';
+import { type SearchKind, type SolveOptions, DEFAULT_OPTIONS, Solver } from '../solver/index.js';
 import { type DealSourceKind, type JobKind, type JobSpec, type SolverSpec, solveOutcome } from '../batch/job.js';
 import { builtModule } from '../batch/machine.js';
 import { type HeuristicRef, guard, heuristicFor, importHeuristic, refKey, variantLabel } from './heuristics.js';

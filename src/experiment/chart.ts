@@ -5,8 +5,7 @@
  * difference from the baseline written at the right — readable without the table.
  */
 import { type Group } from './matrix.js';
-import { type TacticsLine } from './report.js';
-import { esc, niceStep, r1 } from '../svg.js';
+import { esc, niceStep, r1, textWidth } from '../svg.js';
 
 const COLOURS: Readonly<Record<Group, string>> = { greedy: '#4e79a7', solver: '#59a14f', rules: '#f28e2b', sampling: '#b07aa1' };
 const GROUP_TITLES: Readonly<Record<Group, string>> = {
@@ -21,26 +20,56 @@ const GROUP_TITLES: Readonly<Record<Group, string>> = {
 const signed = (x: number): string => `${x > 0.00005 ? '+' : x < -0.00005 ? '−' : '±'}${Math.abs(100 * x).toFixed(2)}`;
 
 
+/** What the chart reads of a row (a TacticsLine, or one read back from tactics.csv). */
+export interface ChartLine {
+  readonly row: { readonly group: Group; readonly name: string; readonly baseline: string };
+  readonly counts: { readonly deals: number };
+  readonly rate: number;
+  readonly low: number;
+  readonly high: number;
+  readonly diff: { readonly diff: number; readonly low: number; readonly high: number } | null;
+}
+
 export interface TacticsChartInput {
   readonly title: string;
   /** One or two lines under the title. */
   readonly subtitle: readonly string[];
-  readonly lines: readonly TacticsLine[];
+  readonly lines: readonly ChartLine[];
 }
 
+/** The text at the right of a row: its rate and its difference from the baseline with the interval. */
+function rightLabel(l: ChartLine): string {
+  const base = l.row.baseline === l.row.name;
+  const d = l.diff ? ` · ${signed(l.diff.diff)} [${signed(l.diff.low)}, ${signed(l.diff.high)}]` : base ? ' · baseline' : '';
+  return `${(100 * l.rate).toFixed(2)} %${d}`;
+}
+
+/** The chart's title and subtitle: the deals, the rows' counts (`greedy 1000000, solver 2000`), the solver's budget. */
+export function tacticsTitles(from: number, size: string, counts: string, preset: string, nodes: number): { title: string; subtitle: string[] } {
+  return {
+    title: 'Limited: win rate by tactic and by rule',
+    subtitle: [
+      `book deals from ${from}, size ${size} · deals per row: ${counts || 'none'} · solver: preset ${preset}, ${nodes} nodes a deal`,
+      "at the right: win rate · Δ, the difference from the group's baseline on the same deals in percentage points [its 95 % paired interval]",
+    ],
+  };
+}
+
+const LEGEND_BASELINE = "the group's baseline (its bar outlined)";
+const RIGHT_HEADER = 'rate · Δ vs baseline (pp)';
+
 export function tacticsSvg(c: TacticsChartInput): string {
-  const W = 980;
-  const left = 200;
-  const right = 210;
   const top = 118;
   const bottom = 64;
   const pitch = 20;
   const barH = 13;
   const groupGap = 30;
-  const pw = W - left - right;
-
+  const pw = 570;
+  // The margins fit the longest row name (left) and the longest text at the right.
+  const left = Math.max(120, Math.ceil(28 + Math.max(0, ...c.lines.map((l) => textWidth(l.row.name, 12, l.row.baseline === l.row.name)))));
+  const right = Math.max(210, Math.ceil(22 + Math.max(textWidth(RIGHT_HEADER, 11), ...c.lines.map((l) => textWidth(rightLabel(l), 11)))));
   // Rows by group, in the order given.
-  const groups: { group: Group; lines: TacticsLine[] }[] = [];
+  const groups: { group: Group; lines: ChartLine[] }[] = [];
   for (const l of c.lines) {
     const last = groups[groups.length - 1];
     if (last && last.group === l.row.group) last.lines.push(l);
@@ -53,6 +82,13 @@ export function tacticsSvg(c: TacticsChartInput): string {
   const xMax = Math.ceil(maxHigh / step - 1e-9) * step;
   const X = (v: number): number => left + (Math.max(0, Math.min(v, xMax)) / xMax) * pw;
   const byName = new Map(c.lines.map((l) => [l.row.name, l]));
+  // The legend's end, and the title's and subtitles': the chart is as wide as the widest of them.
+  let legendEnd = 20;
+  for (const g of groups) legendEnd += 30 + g.group.length * 7;
+  legendEnd += 130 + 6 + textWidth(LEGEND_BASELINE, 12);
+  const W = Math.ceil(
+    Math.max(left + pw + right, legendEnd + 20, 40 + textWidth(c.title, 17, true), ...c.subtitle.slice(0, 2).map((t) => 40 + textWidth(t, 12))),
+  );
 
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
@@ -74,7 +110,7 @@ export function tacticsSvg(c: TacticsChartInput): string {
   out.push(`<text x="${lx + 36}" y="${ly}">95 % interval</text>`);
   lx += 130;
   out.push(`<line x1="${lx}" y1="${ly - 10}" x2="${lx}" y2="${ly + 2}" stroke="#222" stroke-width="1.5" stroke-dasharray="4 3"/>`);
-  out.push(`<text x="${lx + 6}" y="${ly}">the group's baseline (its bar outlined)</text>`);
+  out.push(`<text x="${lx + 6}" y="${ly}">${esc(LEGEND_BASELINE)}</text>`);
   out.push('</g>');
 
   // Grid and x axis.
@@ -92,7 +128,7 @@ export function tacticsSvg(c: TacticsChartInput): string {
   out.push(`<text x="${left + pw / 2}" y="${H - 30}" font-size="13">win rate: won / deals</text>`);
   out.push(`<text x="${left + pw / 2}" y="${H - 13}" font-size="11" fill="#555">solver rows: an unknown deal counts as not won; the whisker's high end counts it as won</text>`);
   out.push('</g>');
-  out.push(`<text x="${left + pw + 12}" y="${top - 6}" font-size="11" fill="#555">rate · Δ vs baseline (pp)</text>`);
+  out.push(`<text x="${left + pw + 12}" y="${top - 6}" font-size="11" fill="#555">${esc(RIGHT_HEADER)}</text>`);
 
   if (c.lines.length === 0) out.push(`<text x="${left + 10}" y="${top + 24}" fill="#555">no finished rows yet</text>`);
 
@@ -117,8 +153,7 @@ export function tacticsSvg(c: TacticsChartInput): string {
       out.push(
         `<g class="whisker" stroke="#222" stroke-width="1.3"><line x1="${x0}" y1="${r1(cy)}" x2="${x1}" y2="${r1(cy)}"/><line x1="${x0}" y1="${r1(cy - 4)}" x2="${x0}" y2="${r1(cy + 4)}"/><line x1="${x1}" y1="${r1(cy - 4)}" x2="${x1}" y2="${r1(cy + 4)}"/></g>`,
       );
-      const d = l.diff ? ` · ${signed(l.diff.diff)} [${signed(l.diff.low)}, ${signed(l.diff.high)}]` : base ? ' · baseline' : '';
-      out.push(`<text x="${left + pw + 12}" y="${r1(cy + 4)}" font-size="11">${(100 * l.rate).toFixed(2)} %${esc(d)}</text>`);
+      out.push(`<text x="${left + pw + 12}" y="${r1(cy + 4)}" font-size="11">${esc(rightLabel(l))}</text>`);
       y += pitch;
     }
     out.push('</g>');

@@ -17,7 +17,7 @@ import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';
 import { refuseForeign, runBatch } from '../batch/run.js';
-import { tacticsSvg } from './chart.js';
+import { tacticsSvg, tacticsTitles } from './chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
@@ -158,14 +158,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
   const counts = [...new Set(lines.map((l) => `${l.row.group} ${l.row.range.count}`))].join(', ');
   writeAtomic(
     svgFile,
-    tacticsSvg({
-      title: 'Limited: win rate by tactic and by rule',
-      subtitle: [
-        `book deals from ${cfg.from}, size ${lines[0]?.row.spec.size ?? ''} · deals per row: ${counts || 'none'} · solver: preset ${SOLVER_PRESET}, ${cfg.solverNodes} nodes a deal`,
-        "at the right: win rate · Δ, the difference from the group's baseline on the same deals in percentage points [its 95 % paired interval]",
-      ],
-      lines,
-    }),
+    tacticsSvg({ ...tacticsTitles(cfg.from, lines[0]?.row.spec.size ?? '', counts, SOLVER_PRESET, cfg.solverNodes), lines }),
     'experiment file',
   );
   return { status: 'done', lines, missing, files: summaryFiles };

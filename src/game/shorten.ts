@@ -6,21 +6,20 @@ import { DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, type PackedMove, SRC_DRAW, SR
  * A winning line made shorter where it takes a card the long way round: round trips through
  * one position are cut (`withoutRoundTrips`) and detours (`withoutDetours`), until neither finds
  * more. The result is a winning line of the same deal, never longer; the caller still verifies
- * the line it prints.
+ * the line it prints. `moves` are played from the position after `from` (default: the deal).
  */
-export function shortenLine(deal: Deal, rules: Rules, moves: readonly PackedMove[]): PackedMove[] {
+export function shortenLine(deal: Deal, rules: Rules, moves: readonly PackedMove[], from: readonly PackedMove[] = []): PackedMove[] {
   // Under pairs or no building a card changes columns only as a pair's cover (then it only goes
-  // home) or into a space: book deals 1-200, 132 won at 200,000 nodes, lost 0.7 % of their
-  // moves to this at 1.6 ms a line, against 30 % of the moves of PySolFC games 1-200 at 3.4 ms
-  // (a tenth of the search's 35 ms on a won game; session 28). So only under building=suit.
+  // home) or into a space, so lines there have almost no detours to cut: only under
+  // building=suit is it worth its time (docs/SOLVER.md, "Shorter solutions").
   if (rules.building !== 'suit') return moves.slice();
   // withoutDetours runs until it finds no more; a detour cut can leave a round trip (two twins
   // trading places), and cutting one can make a detour plain: again until neither cuts.
-  let line = withoutDetours(deal, rules, moves);
+  let line = withoutDetours(deal, rules, moves, from);
   for (;;) {
-    const cut = withoutRoundTrips(deal, rules, line);
+    const cut = withoutRoundTrips(deal, rules, line, from);
     if (cut.length === line.length) return line;
-    line = withoutDetours(deal, rules, cut);
+    line = withoutDetours(deal, rules, cut, from);
   }
 }
 
@@ -44,8 +43,8 @@ export function shortenLine(deal: Deal, rules: Rules, moves: readonly PackedMove
  * the 9S moved to and fro seven times in a row in the line for PySolFC game 123456). The caller
  * still verifies the line it prints.
  */
-export function withoutRoundTrips(deal: Deal, rules: Rules, moves: readonly PackedMove[]): PackedMove[] {
-  const g = new Game(deal, rules);
+export function withoutRoundTrips(deal: Deal, rules: Rules, moves: readonly PackedMove[], from: readonly PackedMove[] = []): PackedMove[] {
+  const g = Game.after(deal, rules, from);
   const out: PackedMove[] = [];
   // The position after out[0..k) (k = 0 for the deal) is `seen.get(text) === k`.
   const seen = new Map<string, number>();
@@ -106,10 +105,10 @@ function position(g: Game): string {
  * 123456 went to and fro seven times between two columns with draws between, which no round
  * trip cuts, as the stock moved on.
  */
-export function withoutDetours(deal: Deal, rules: Rules, moves: readonly PackedMove[]): PackedMove[] {
+export function withoutDetours(deal: Deal, rules: Rules, moves: readonly PackedMove[], from: readonly PackedMove[] = []): PackedMove[] {
   let line = moves.slice();
   const buf = new Int32Array(MAX_MOVES);
-  const g = new Game(deal, rules);
+  const g = Game.after(deal, rules, from);
   for (let changed = true; changed; ) {
     changed = false;
     // g stands before line[i] throughout.

@@ -111,11 +111,8 @@ export class Game {
    *   - `tops`: each column's exposed card (0: empty);
    *   - the columns that are empty, that expose an ace, whose exposed card is a pair's cover
    *     (it only goes home), and that hold one card.
-   * (Until session 26 `generate` built `takes` in a scratch table at every call, with a pass
-   * over the columns, and cleared it after: `generate` had 28 % of the portfolio's time on hard
-   * book deals, 18 % since. The move bench's generate+apply: 2.3 M -> 3.3 M moves a second
-   * with `takes`, and a further 5.7 M -> 6.7 M with `tops` and the masks on a faster hour; undo
-   * 33 M -> 18 M.)
+   * Kept incrementally because rebuilding them at every `generate` was a large share of the
+   * search's time.
    */
   private readonly takes = new Uint16Array(CARD_CODES + 1);
   private readonly tops = new Uint8Array(MAX_COLUMNS);
@@ -149,6 +146,26 @@ export class Game {
     this.inPlayMask = new Uint32Array(((this.stockSize + 31) >>> 5) + 1);
     this.hist = new Int32Array(1024);
     this.reset();
+  }
+
+  /**
+   * The game after `moves` from the deal, that position the start of its history
+   * (`forgetHistory`): a search from the middle of a game. Throws on a move that is not legal
+   * in turn (callers check moves from users first, with the verifier's messages).
+   */
+  static after(deal: Deal, rules: Rules, moves: readonly PackedMove[]): Game {
+    const g = new Game(deal, rules);
+    if (moves.length === 0) return g;
+    const buf = new Int32Array(MAX_MOVES);
+    for (const m of moves) {
+      const n = g.generate(buf);
+      let legal = false;
+      for (let k = 0; k < n && !legal; k++) legal = buf[k] === m;
+      if (!legal) throw new Error(`move ${g.moveCount + 1} of the moves given is not legal`);
+      g.apply(m);
+    }
+    g.forgetHistory();
+    return g;
   }
 
   /** Back to the deal's starting position. */
@@ -561,6 +578,14 @@ export class Game {
       this.privLen++;
       this.inPlayMask[p >>> 5]! |= 1 << (p & 31);
     }
+  }
+
+  /**
+   * Makes the current position the start of the history: `undo` goes no further back, and
+   * `history()` starts here (a search from the middle of a game takes it as its root).
+   */
+  forgetHistory(): void {
+    this.histLen = 0;
   }
 
   /** The packed moves played so far, oldest first (allocates: not for hot loops). */

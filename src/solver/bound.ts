@@ -33,12 +33,7 @@ import { type Game, type PackedMove, DST_FOUNDATION, SRC_REDEAL, SRC_WASTE } fro
  * everything that can go home sent home at once; it fails exactly when a card must wait and
  * the buffer is full.
  *
- * Tried and dropped (measured on full book deals): the same test at the end of the first deal
- * (stock empty), with the waste cards that can still come off its top before the redeal
- * taken off first. Sound only if the cards taken off and parked are free (no buffer place):
- * parked cards that hold a place make taking off more cards sometimes worse, so R would have
- * to try every number of cards; the free version cut 186 of 3 M positions of deal 9 and cost
- * 15 % of the speed. An earlier version that also freed the stock still to come cut nothing.
+ * The same test at the end of the first deal was tried and dropped (docs/SOLVER.md, PileBound).
  */
 export class PileBound {
   private readonly home = new Int8Array(64);

@@ -6,7 +6,7 @@ import { LOCK_LOST, type LockBound } from './lockbound.js';
 import { type ChildMoveOptions, childMoves } from './moves.js';
 import { SignatureTable } from './sigtable.js';
 import { lookValue } from './heuristics.js';
-import { FULL, type TranspositionTable } from './table.js';
+import { type ExactTable, FULL } from './table.js';
 import { type WasteBound } from './wastebound.js';
 
 /** How `DepthFirst.run` ended. */
@@ -87,7 +87,7 @@ export class DepthFirst {
   private g!: Game;
   private packer!: KeyPacker;
   /** The table: exact keys (`tt`) or signatures (`sig`), the other null. */
-  private tt: TranspositionTable | null = null;
+  private tt: ExactTable | null = null;
   private sig: SignatureTable | null = null;
   /**
    * The keys of the positions on the current path: depth d's at d * words. A child's key is
@@ -111,7 +111,7 @@ export class DepthFirst {
    * `waste` are the bounds to prune by, or null.
    */
   begin(
-    g: Game, packer: KeyPacker, tt: TranspositionTable | SignatureTable, justDrew: boolean,
+    g: Game, packer: KeyPacker, tt: ExactTable | SignatureTable, justDrew: boolean,
     moves: ChildMoveOptions, tactics: Tactics | null, bound: PileBound | null, waste: WasteBound | null,
   ): void {
     this.g = g;
@@ -307,7 +307,7 @@ export class DepthFirst {
    * (a run stopped by DFS_TABLE): the search is the same. From exact keys to signatures, the
    * path's signatures are made from its keys.
    */
-  swapTable(tt: TranspositionTable | SignatureTable): void {
+  swapTable(tt: ExactTable | SignatureTable): void {
     const wasExact = this.sig === null;
     this.setTable(tt);
     if (this.sig !== null && wasExact) {
@@ -320,7 +320,7 @@ export class DepthFirst {
     }
   }
 
-  private setTable(tt: TranspositionTable | SignatureTable): void {
+  private setTable(tt: ExactTable | SignatureTable): void {
     if (tt instanceof SignatureTable) {
       this.sig = tt;
       this.tt = null;

@@ -67,13 +67,6 @@ export const home = linear((g) => g.home, { home: 1, blocked: 0, spaces: 0, deal
  * the same column: such a card can only go home after that lower card has left the column, so
  * it has to be moved off it first. A column is walked from its top-row card up, keeping the
  * lowest rank of each suit seen so far (`lowest`, module scratch: no allocation per call).
- *
- * Until session 23 this counted the reverse, the cards lying under a lower card of their suit
- * (a column built down, which is no block at all). Best-first search alone with `wasteStack`
- * under `pysol`, 600,000 nodes a game: PySolFC games 1-300, 240 won with the count the right
- * way round against 71; the 59 games of 1-1000 the portfolio left at five seconds
- * (results/solve), 16 against 2. Book deals 1-200 with `wasteDealt`, 300,000 nodes: 95 won
- * against 77.
  */
 export const buried = linear((g) => 4 * g.home - 3 * blocked(g), { home: 4, blocked: -3, spaces: 0, dealtLeft: 0, waiting: 0 });
 
@@ -154,10 +147,6 @@ export const wasteHeavy = linear((g) => buried(g) + 2 * spaces(g) - 3 * waiting(
  * For games with no second deal (`pysol`), where the waste is a stack for good: every card
  * drawn must come off its top again, so a card waiting there weighs more than a card home
  * gains (5 against 4). `wasteDealt` with the waiting cards weighed 5 instead of 2.
- * Session 19, best-first search alone at a second a game under `pysol`, on the 97 PySolFC games
- * of 1-1000 that the portfolio left undecided at five seconds (results/solve): waiting weighed
- * 2 (`wasteDealt`) won 3, weighed 5 won 21; `waste`, `wasteHeavy` (3) 4 and 8; `blend`, `home`,
- * `mobility` none. (Those runs counted `buried` the wrong way round; see there.)
  */
 export const wasteStack = linear((g) => buried(g) + 2 * spaces(g) - 5 * waiting(g) - dealtLeft(g), { home: 4, blocked: -3, spaces: 2, dealtLeft: -1, waiting: -5 });
 
@@ -171,12 +160,11 @@ export const HEURISTICS: Readonly<Record<string, Heuristic>> = {
  * the top of a column or puts one on, and whether a card is blocked depends only on the cards
  * under it, so a child's count is its parent's, less one if the card moved was blocked where it
  * lay, plus one if it is blocked where it goes. The parent's count is walked once (`parent`), or
- * given when the search kept it from the move that made the parent (beam search does). PySolFC
- * games 5, 31, 94, 100 and 60, beam search alone: a fifth of the time was in the heuristic
- * (session 31). A heuristic without weights (a user's) is called as it is.
+ * given when the search kept it from the move that made the parent (beam search does). A
+ * heuristic without weights (a user's) is called as it is.
  *
  * The other features change as simply with a move of one card (`before`), so a child of such a
- * move is scored from its parent without being played (session 32):
+ * move is scored from its parent without being played:
  * - cards home: one more when the card goes to a foundation;
  * - spaces: one more when it was the last card of its column, one fewer when it fills one;
  * - dealt cards left: one fewer when it was a dealt card (a column's `orig` cards are its

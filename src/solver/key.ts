@@ -42,6 +42,8 @@ import { type Game, DST_FOUNDATION, SRC_DRAW, SRC_FIFTH, SRC_PRIV, SRC_REDEAL, S
 export class KeyPacker {
   readonly words: number;
   readonly bits: number;
+  /** The bit where the columns start: bits below it are the stock positions in play and the four flag bits. */
+  readonly columnsAt: number;
   /** Values a column's number takes, columns in a group, and bits a group takes. */
   readonly radix: number;
   readonly groupSize: number;
@@ -92,7 +94,8 @@ export class KeyPacker {
     this.lastGroupBits = bitsFor(this.radix ** last - 1);
     this.poolBase = rows * this.runSpan;
     const colBits = (Math.ceil(g.columns / k) - 1) * this.groupBits + this.lastGroupBits;
-    this.bits = g.stockSize + 1 + 3 + colBits;
+    this.columnsAt = g.stockSize + 4;
+    this.bits = this.columnsAt + colBits;
     this.words = (this.bits + 31) >>> 5;
     for (let o = 1; o <= rows; o++) for (let l = o; l < 32; l++) this.dealtDigit[(o << 5) | l] = (o - 1) * this.runSpan + l - o;
     for (let card = 0; card < 64; card++) {

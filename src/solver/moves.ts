@@ -1,6 +1,6 @@
 import { type Tactics, allowedByTactics } from '../game/tactics.js';
 import { type Game, DST_FOUNDATION, GEN_REDUCED, MAX_MOVES, SRC_DRAW, SRC_REDEAL, SRC_WASTE } from '../game/state.js';
-import { type SolveOptions } from './search.js';
+import { type SolveOptions } from './options.js';
 
 /** What `childMoves` needs of the options (the solver's, or the players' lookahead's). */
 export type ChildMoveOptions = Pick<SolveOptions, 'reducedSpaces' | 'drawDiscipline' | 'safeMoves' | 'order'> & {
@@ -12,11 +12,8 @@ export type ChildMoveOptions = Pick<SolveOptions, 'reducedSpaces' | 'drawDiscipl
 /**
  * The move options as `childMoves` wants them: an object of one shape (the same properties in
  * the same order, every time), made once a search. `childMoves` reads them at every node, and
- * before this it was handed objects of many shapes (a solver's options merged from a preset's
- * stage, a copy with one option changed, the look-ahead's own). Session 16, `bench/solve.js`
- * on book deals 1-30 at a second, a dfs row then the portfolio beside the portfolio alone: the
- * portfolio at 3.01 M nodes a second after the dfs row and 2.83 M alone before (once, 1.76 M
- * and 2.78 M), 3.20-3.30 M and 3.07-3.20 M with one shape.
+ * objects of many shapes (options merged from a preset's stage, copies) make that read
+ * polymorphic and slower.
  */
 export function moveOptions(o: ChildMoveOptions): ChildMoveOptions {
   return {

@@ -1,5 +1,6 @@
 import { type KeyPacker } from './key.js';
-import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, homeMul, homeShift, indexSlotsFor, slotsAfter, slotsWithin, type TableStats, type TranspositionTable } from './table.js';
+import { type MemoryBudget } from './memory.js';
+import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, homeMul, homeShift, indexSlotsFor, slotsAfter, slotsWithin, type KeyedTable, type TableStats } from './table.js';
 
 /**
  * A set of positions that stores a 48-bit signature of each position instead of its packed key:
@@ -55,23 +56,28 @@ export class SignatureTable implements TableStats {
    * @param maxBytes memory cap for the slots
    * @param expectedStates how many states to make room for at once (capped)
    * @param bits signature bits kept, 1 to 48 (fewer only in tests)
+   * @param budget a budget shared with other tables (memory.ts) that the slots are taken from as
+   *   well: the table then grows only while both the cap and the budget allow
    */
   constructor(
     readonly maxBytes: number,
     expectedStates = 1 << 14,
     readonly bits = 48,
+    readonly budget: MemoryBudget | null = null,
   ) {
     if (!(bits >= 1 && bits <= 48)) throw new RangeError(`signature bits must be 1 to 48, not ${bits}`);
     // The first lane's high bits: they pick the home slot (`resize`), so a few bits kept still spread.
     this.hiMask = bits >= 32 ? 0xffffffff : (0xffffffff - (2 ** (32 - bits) - 1)) >>> 0;
     this.loMask = bits > 32 ? 2 ** (bits - 32) - 1 : 0;
-    const states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor((maxBytes * MAX_LOAD) / SLOT_BYTES)));
+    const limit = Math.min(maxBytes, budget ? budget.free : Infinity);
+    const states = Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor((limit * MAX_LOAD) / SLOT_BYTES)));
     // The size for those states (rounded up in the sequence), or the largest below it that fits the cap.
-    const cap = sigSlotsFor(states, maxBytes);
+    const cap = sigSlotsFor(states, limit);
     if (cap === 0) {
       this.slots = NO_SLOTS;
       return;
     }
+    budget?.take(cap * SLOT_BYTES);
     this.slots = new Uint16Array(cap * 3);
     this.resize(cap);
   }
@@ -147,13 +153,11 @@ export class SignatureTable implements TableStats {
    * Inserts the signature of every key of an exact table (a depth-first search going on with
    * signatures), made by `packer` (`keySig`). Returns false when the memory cap forbids it.
    */
-  addAll(t: TranspositionTable, packer: KeyPacker): boolean {
-    const W = t.words;
-    for (let id = 0; id < t.size; id++) {
-      packer.keySig(t.store, id * W, true);
-      if (this.insert(packer.sigA, packer.sigB) === FULL) return false;
-    }
-    return true;
+  addAll(t: KeyedTable, packer: KeyPacker): boolean {
+    return t.forEachKey((key, off) => {
+      packer.keySig(key, off, true);
+      return this.insert(packer.sigA, packer.sigB) !== FULL;
+    });
   }
 
   /** 0 when the signature is there, else -1. */
@@ -186,10 +190,19 @@ export class SignatureTable implements TableStats {
     }
   }
 
+  /** Gives the slots' bytes back to the budget (the table is not used after). */
+  release(): void {
+    this.budget?.give(this.bytes());
+    this.slots = NO_SLOTS;
+    this.size = 0;
+  }
+
   private grow(): boolean {
     const old = this.slots;
     const cap = slotsAfter(this.cap);
     if (cap > MAX_SLOTS || cap * SLOT_BYTES > this.maxBytes || old === NO_SLOTS) return false;
+    // A budget gives the new slots while the old ones are still held, and takes the old back after.
+    if (this.budget && !this.budget.take(cap * SLOT_BYTES)) return false;
     const s = new Uint16Array(cap * 3);
     this.resize(cap);
     for (let p = 0; p < old.length; p += 3) {
@@ -204,6 +217,7 @@ export class SignatureTable implements TableStats {
       s[i * 3 + 2] = z;
     }
     this.slots = s;
+    this.budget?.give(old.byteLength);
     this.journaled = false; // its slots moved
     return true;
   }

@@ -1,4 +1,5 @@
 import { hashKey } from './key.js';
+import { type MemoryBudget } from './memory.js';
 
 /**
  * Transposition table: an append-only store of exact packed keys (state ids are their order of
@@ -29,6 +30,23 @@ export interface TableStats {
   bytes(): number;
   bytesPerState(): number;
 }
+/**
+ * A table of exact keys, as depth-first search uses one: `insert` answers a new id (>= 0), a
+ * negative number other than FULL for a key already there (TranspositionTable: `-(id + 3)`), or
+ * FULL. Any search that ends exhausted on one has proved its
+ * verdict: a match is always a match of the whole key.
+ */
+export interface ExactTable extends TableStats {
+  insert(src: Uint32Array, off: number): number;
+}
+
+/** An exact table whose keys can be read back (a depth-first search going on with signatures takes them all). */
+export interface KeyedTable extends ExactTable {
+  forEachKey(visit: (key: Uint32Array, off: number) => boolean): boolean;
+  /** Empties the table, keeping its arrays. */
+  clear(): void;
+}
+
 /** Most a table fills its index (or its slots) before it grows. */
 export const MAX_LOAD = 0.75;
 const ID_BITS = 27;
@@ -53,7 +71,7 @@ export const MAX_SLOTS = 2 ** 30;
  */
 const NO_INDEX = new Uint32Array(1);
 
-export class TranspositionTable implements TableStats {
+export class TranspositionTable implements ExactTable {
   store: Uint32Array;
   private index: Uint32Array;
   /** Slots of the index (a size of `slotsAfter`'s sequence), and how a hash's home slot is found among them (`resize`, `home`). */
@@ -66,27 +84,41 @@ export class TranspositionTable implements TableStats {
    * @param words key size in 32-bit words
    * @param maxBytes memory cap for the key store and the index together
    * @param expectedStates how many states to make room for at once (capped)
+   * @param budget a budget shared with other tables (memory.ts) that the arrays are taken from
+   *   as well: the table then grows only while both the cap and the budget allow
    */
   constructor(
     readonly words: number,
     readonly maxBytes: number,
     expectedStates = 1 << 14,
+    readonly budget: MemoryBudget | null = null,
   ) {
     const perState = 4 * words + 4 / MAX_LOAD;
-    let cap = indexSlotsFor(Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(maxBytes / perState))));
+    const limit = Math.min(maxBytes, budget ? budget.free : Infinity);
+    let cap = indexSlotsFor(Math.max(MIN_STATES, Math.min(expectedStates, PRESIZE_STATES, Math.floor(limit / perState))));
     // The index is rounded up from the states that fit, so it alone may pass the cap: take the
     // largest size that leaves room for a key, and give the store what is left (up to the
     // index's load). A table sized well within its cap gets the arrays it always got.
-    if (cap * 4 + 4 * words > maxBytes) cap = slotsWithin((maxBytes - 4 * words) / 4);
-    const room = Math.floor((maxBytes - cap * 4) / (4 * words));
+    if (cap * 4 + 4 * words > limit) cap = slotsWithin((limit - 4 * words) / 4);
+    const room = Math.floor((limit - cap * 4) / (4 * words));
     if (room < 1) {
       this.store = new Uint32Array(0);
       this.index = NO_INDEX;
       return;
     }
-    this.store = new Uint32Array(Math.min(Math.floor(cap * MAX_LOAD), room) * words);
+    const states = Math.min(Math.floor(cap * MAX_LOAD), room);
+    budget?.take(states * 4 * words + cap * 4);
+    this.store = new Uint32Array(states * words);
     this.index = new Uint32Array(cap);
     this.resize(cap);
+  }
+
+  /** Gives the arrays' bytes back to the budget (the table is not used after). */
+  release(): void {
+    this.budget?.give(this.bytes());
+    this.store = new Uint32Array(0);
+    this.index = NO_INDEX;
+    this.size = 0;
   }
 
   /**
@@ -203,6 +235,10 @@ export class TranspositionTable implements TableStats {
     let newStates = this.store.length / W;
     if (needStore) newStates = Math.min(newStates * 2, Math.floor((this.maxBytes - newCap * 4) / (4 * W)));
     if (newCap > MAX_SLOTS || newStates <= this.size || newStates * 4 * W + newCap * 4 > this.maxBytes) return false;
+    // A budget gives the new arrays while the old ones are still held, and takes the old back after.
+    const taken = (needStore ? newStates * 4 * W : 0) + (needIndex ? newCap * 4 : 0);
+    if (this.budget && !this.budget.take(taken)) return false;
+    const given = (needStore ? this.store.byteLength : 0) + (needIndex ? this.index.byteLength : 0);
     if (needStore) {
       const s = new Uint32Array(newStates * W);
       s.set(this.store);
@@ -218,6 +254,13 @@ export class TranspositionTable implements TableStats {
         this.index[i] = (((hash >>> ID_BITS) << ID_BITS) | (id + 1)) >>> 0;
       }
     }
+    this.budget?.give(given);
+    return true;
+  }
+
+  /** Calls `visit` with every key stored (in `store`), until it returns false; false then. */
+  forEachKey(visit: (key: Uint32Array, off: number) => boolean): boolean {
+    for (let id = 0; id < this.size; id++) if (!visit(this.store, id * this.words)) return false;
     return true;
   }
 }

@@ -1,5 +1,6 @@
 import { type Game, type PackedMove, SRC_DRAW } from '../game/state.js';
 import { type KeyPacker } from './key.js';
+import { type MemoryBudget } from './memory.js';
 import { type SignatureTable } from './sigtable.js';
 import { type TableStats } from './table.js';
 
@@ -42,11 +43,21 @@ export class SearchTree implements TableStats {
   /**
    * @param sig the signature table whose ids these are
    * @param maxBytes memory cap for the tree's pages
+   * @param budget a budget shared with other tables (memory.ts) that the pages are taken from as well
    */
   constructor(
     readonly sig: SignatureTable,
     readonly maxBytes: number,
+    readonly budget: MemoryBudget | null = null,
   ) {}
+
+  /** Gives the pages' and the signature table's bytes back to the budget (the tree is not used after). */
+  release(): void {
+    this.budget?.give(this.words.length * PAGE * TREE_BYTES);
+    this.words = [];
+    this.highs = [];
+    this.sig.release();
+  }
 
   get size(): number {
     return this.sig.size;
@@ -87,7 +98,7 @@ export class SearchTree implements TableStats {
   set(id: number, parent: number, m: PackedMove): boolean {
     const page = id >>> PAGE_BITS;
     if (page === this.words.length) {
-      if ((page + 1) * PAGE * TREE_BYTES > this.maxBytes) return false;
+      if ((page + 1) * PAGE * TREE_BYTES > this.maxBytes || (this.budget && !this.budget.take(PAGE * TREE_BYTES))) return false;
       this.words.push(new Int32Array(PAGE));
       this.highs.push(new Uint8Array(PAGE));
     }

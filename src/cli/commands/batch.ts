@@ -4,7 +4,7 @@ import {
   type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, shown, sizeEqual,
 } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { DEFAULT_PRESET } from '../../solver/search.js';
+import { DEFAULT_PRESET } from '../../solver/index.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
 import { type BatchConfig, runBatch } from '../../batch/run.js';
 import { checkWritable, prepareOut } from '../../batch/fileio.js';

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, plural, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { DEFAULT_OPTIONS } from '../../solver/search.js';
+import { DEFAULT_OPTIONS } from '../../solver/index.js';
 import { type BenchConfig } from '../../compare/result.js';
 import { prepareOutDir, runBench } from '../../compare/run.js';
 import { parseHeuristics } from '../../compare/heuristics.js';
@@ -135,7 +135,8 @@ deal and heuristic), bench.svg (deals decided against node budget), bench.txt, b
 An earlier benchmark's files there are replaced; a file of those names that is not a
 benchmark's (no bench.json of limited bench beside it) is refused (exit 2).
 Exit status: 0 done, 2 bad input (a bad heuristic module: one line naming it), 3 a solution
-that fails to verify (a solver bug).
+that fails to verify (a solver bug), 130/143 interrupted (SIGINT/SIGTERM: nothing is written,
+the files of an earlier benchmark in --out are kept).
 `,
       )
     .action(

@@ -1,15 +1,16 @@
 import { type Command, Option } from 'commander';
 import {
-  type Deal, type Tactics, NO_RESTRICTION, UserError, deckCount, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
+  type Deal, type PackedMove, type Tactics, NO_RESTRICTION, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
 } from '../../game/index.js';
 import { checkWritable, writeAtomic } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SearchRun, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/search.js';
+import { type Progress, type SearchKind, type SearchRun, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/index.js';
 import {
-  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run,
+  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run, stdinOnce,
 } from '../common.js';
+import { gameAfter } from './show.js';
 import {
   type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, ordersByHeuristic, positiveInteger, positiveNumber, presetsWithHeuristic,
   solverPresets, startWith,
@@ -31,6 +32,7 @@ export function reportSolutionBug(e: unknown): boolean {
 }
 
 export interface SolveCliOptions extends DealSourceOptions {
+  after?: string;
   search?: SearchKind;
   heuristic?: string;
   preset?: string;
@@ -201,7 +203,7 @@ function verifyCommand(n: string | undefined, o: SolveCliOptions, r: ResolvedDea
 }
 
 /** Why an `unknown` verdict stopped: `limit: nodes, --max-nodes 5`, naming the flag that sets it. */
-function limitText(limit: SolveResult['limit'], opts: CliSolveOptions): string {
+export function limitText(limit: SolveResult['limit'], opts: CliSolveOptions): string {
   const flag = (name: string, given: number | undefined, unit = ''): string =>
     given !== undefined ? `${name} ${given}${unit}` : `the default; raise it with ${name}`;
   switch (limit) {
@@ -220,6 +222,8 @@ function limitText(limit: SolveResult['limit'], opts: CliSolveOptions): string {
 
 export interface SolveReport {
   deal: string;
+  /** With --after: the moves file and how many of its moves were played before the solve; else null. */
+  after: { file: string; moves: number } | null;
   rules: string;
   size: string;
   options: CliSolveOptions;
@@ -239,9 +243,15 @@ export interface SolveReport {
   solution: string[] | null;
 }
 
-export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveResult): SolveReport {
+/** A report's `after`: the --after file as the user named it (`<stdin>` for '-') and the moves played from it; null without --after. */
+export function afterOf(file: string | undefined, from: readonly PackedMove[]): SolveReport['after'] {
+  return file !== undefined ? { file: file === '-' ? '<stdin>' : file, moves: from.length } : null;
+}
+
+export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveResult, after: SolveReport['after'] = null): SolveReport {
   return {
     deal: r.label,
+    after,
     rules: formatRules(r.rules),
     size: formatSize(r.deal.size),
     options: opts,
@@ -261,7 +271,7 @@ export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveRe
 }
 
 /** What ran: `preset portfolio`, `dfs`, `best (heuristic buried)`, and the limits given. */
-function describeOptions(opts: CliSolveOptions): string {
+export function describeOptions(opts: CliSolveOptions): string {
   const parts: string[] = [];
   if (opts.preset !== undefined) parts.push(`preset ${opts.preset}${opts.search !== undefined ? `, searches replaced by ${opts.search}` : ''}`);
   else parts.push(opts.search ?? DEFAULT_OPTIONS.search);
@@ -288,6 +298,7 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
         : `unknown (${limitText(res.limit, opts)})`;
   const lines = [
     `${rep.deal[0]!.toUpperCase()}${rep.deal.slice(1)} · rules ${rep.rules} · size ${rep.size}`,
+    ...(rep.after ? [`position:           after ${plural(rep.after.moves, 'move')} of ${rep.after.file} (the solution goes on from there)`] : []),
     `solver:             ${describeOptions(opts)}`,
     `verdict:            ${verdict}`,
     `nodes expanded:     ${rep.nodes}`,
@@ -309,9 +320,12 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
 }
 
 /** The `#` header of a written solution file: the deal, rules and size, and how to check it. */
-function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveResult, verify: string): string {
+function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveResult, verify: string, after: SolveReport['after']): string {
+  const found = `${res.moves!.length} moves, ${res.nodes} nodes`;
   return [
-    `solution found by limited solve (${res.moves!.length} moves, ${res.nodes} nodes)`,
+    after
+      ? `the ${plural(after.moves, 'move')} of ${after.file}, then a solution found by limited solve --after (${found})`
+      : `solution found by limited solve (${found})`,
     `deal: ${deal.source !== undefined ? deal.source : r.label}`,
     `rules: ${formatRules(r.rules)}`,
     `size: ${formatSize(deal.size)}`,
@@ -319,17 +333,25 @@ function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveResult, verify: s
   ].join('\n');
 }
 
-export function registerSolve(program: Command): void {
+/** The solver's presets as the help lists them: one a line, the default marked. */
+export function presetList(): string {
+  const def = defaultPreset();
+  return solverPresets().map((p) => `  ${p.name}${p.name === def ? ' (default)' : ''}${p.description ? `: ${p.description}` : ''}`).join('\n');
+}
+
+/**
+ * Adds the solver's options, the same in every command that solves: --search, --heuristic,
+ * --preset and the three limits. `seconds`: the time budget used when neither --max-nodes nor
+ * --max-seconds is given (hint, view), instead of the preset's node budget.
+ */
+export function addSolverOptions(cmd: Command, seconds?: number): Command {
   const presets = solverPresets();
   const withPresets = hasPresets();
   const def = defaultPreset();
   // With presets, the limits and the search come from the preset unless given.
   const dflt = (plain: string): string => (withPresets ? `the preset's, or ${plain} for --search alone` : plain);
-  const presetList = presets.map((p) => `  ${p.name}${p.name === def ? ' (default)' : ''}${p.description ? `: ${p.description}` : ''}`).join('\n');
-  const cmd = program
-    .command('solve')
-    .description('solve a deal with perfect information: won (with a verified solution), unsolvable, or unknown (a limit ran out)');
-  addDealOptions(cmd)
+  const time = seconds !== undefined ? `${seconds} when neither --max-nodes nor --max-seconds is given` : dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit');
+  return cmd
     .addOption(
       new Option('--search <kind>', withPresets
           ? `one search instead of the default preset: ${SEARCH_KINDS} (with --preset: replaces the preset's searches)`
@@ -340,17 +362,21 @@ export function registerSolve(program: Command): void {
     .option('--heuristic <name>', `the position score of best-first and beam search: ${Object.keys(HEURISTICS).join(', ')} (default: ${dflt(String(DEFAULT_OPTIONS.heuristic))})`)
     .option(
       '--preset <name>',
-      `named solver settings: ${presets.map((p) => p.name).join(', ')} (listed below; ${def ? `default ${def} unless --search is given; ` : ''}flags given as well override the preset)`,
+      `named solver settings: ${presets.map((p) => p.name).join(', ')} (${def ? `default ${def} unless --search is given; ` : ''}flags given as well override the preset; 'limited solve --help' lists them)`,
     )
-    .option('--max-nodes <n>', `stop with 'unknown' after N nodes expanded, a whole number >= 1 (default: ${dflt(String(DEFAULT_OPTIONS.maxNodes))})`)
-    .option(
-      '--max-seconds <s>',
-      `stop with 'unknown' after S seconds, a number > 0 (default: ${dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit')}; given without --max-nodes, it lifts the node limit)`,
-    )
+    .option('--max-nodes <n>', `stop with 'unknown' after N nodes expanded, a whole number >= 1 (default: ${seconds !== undefined ? 'none' : dflt(String(DEFAULT_OPTIONS.maxNodes))})`)
+    .option('--max-seconds <s>', `stop with 'unknown' after S seconds, a number > 0 (default: ${time}; given without --max-nodes, it lifts the node limit)`)
     .option(
       '--max-memory <mb>',
       `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset splits MB among its searches by their shares; best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
     );
+}
+
+export function registerSolve(program: Command): void {
+  const cmd = program
+    .command('solve')
+    .description('solve a deal with perfect information: won (with a verified solution), unsolvable, or unknown (a limit ran out)');
+  addSolverOptions(addDealOptions(cmd)).option('--after <solution>', "solve the position after the moves of a solution file (RULES.md notation; '-' reads stdin)");
   addTacticsOptions(cmd, 'solver')
     .option('--json', 'print one JSON object instead of the text report')
     .option('--solution-out <file>', "write a won deal's solution to FILE (one move a line, '#' header), for 'limited verify --solution FILE'")
@@ -365,6 +391,7 @@ export function registerSolve(program: Command): void {
         'limited solve 4 --size 1x5,4x3 --pairing never  # can it be won without ever pairing?',
         'limited solve --deal game.txt --json            # one JSON object',
         'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
+        'head -3 win.txt > part.txt && limited solve 4 --size 1x5,4x3 --after part.txt   # from a position',
       ) +
         '\nPrints the verdict and the search statistics: nodes expanded, states stored, seconds,\n' +
         'nodes per second, bytes per stored state and the most cards home in any position\n' +
@@ -375,10 +402,14 @@ export function registerSolve(program: Command): void {
         'memory).\n' +
         'With --pairing or --spaces the solver plays a smaller game, keeping to the tactic: won\n' +
         "then means a player keeping to it can win, unsolvable that no such player can.\n" +
-        "--json fields: deal, rules, size, options, verdict, limit ('nodes', 'time', 'memory' or\n" +
-        "'interrupted' for unknown, else null), proof ('search' or 'locks' for unsolvable, else\n" +
-        'null), nodes, states, seconds, nodesPerSecond, bytesPerState, bestHome, cards, solution\n' +
-        '(array of moves, or null).\n' +
+        'With --after FILE the solver starts from the position after the moves of FILE (replayed as\n' +
+        "verify does: a move that cannot be read or is illegal prints verify's 'invalid: ...' line\n" +
+        'and exits 1); the solution printed goes on from there, and --solution-out writes the\n' +
+        "file's moves and the solution's, so that verify checks the whole game.\n" +
+        "--json fields: deal, after ({file, moves} with --after, else null), rules, size, options,\n" +
+        "verdict, limit ('nodes', 'time', 'memory' or 'interrupted' for unknown, else null), proof\n" +
+        "('search' or 'locks' for unsolvable, else null), nodes, states, seconds, nodesPerSecond,\n" +
+        'bytesPerState, bestHome, cards, solution (array of moves from the position, or null).\n' +
         'On a terminal, a progress line on stderr (time, nodes, nodes a second, states, cards home\n' +
         'at best), wiped when the search ends.\n' +
         "Ctrl-C (SIGINT) or SIGTERM stops the search within a moment and prints the report so far:\n" +
@@ -386,35 +417,28 @@ export function registerSolve(program: Command): void {
         'Exit status: 0 for any verdict (won, unsolvable, unknown), 2 bad input, 3 if a solution\n' +
         'fails to verify (a solver bug: one line "limited: internal error: ..."), 130 or 143 when\n' +
         'stopped by SIGINT or SIGTERM (after the report).\n' +
-        `\nPresets (--preset):\n${presetList}\n`,
+        `\nPresets (--preset):\n${presetList()}\n`,
     )
     .action(
       run(async (n: string | undefined, o: SolveCliOptions) => {
+        stdinOnce({ '--deal': o.deal, '--after': o.after });
         const r = resolveDeal(n, o);
         const opts = solveOptionsFromFlags(o);
         if (o.solutionOut !== undefined) checkSolutionOut(o.solutionOut);
-        let res: SolveResult;
-        let signal: NodeJS.Signals | null;
-        try {
-          // A time budget given alone is the budget: the preset's node cap does not cut it short.
-          const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
-          const line = progressLine(r.deal);
-          try {
-            ({ res, signal } = await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget), line));
-          } finally {
-            line?.end();
-          }
-        } catch (e) {
-          if (reportSolutionBug(e)) return;
-          throw e;
-        }
-        const rep = solveReport(r, opts, res);
+        const at = gameAfter(r, o.after);
+        if (!at) return;
+        const from = at.game.history();
+        const after = afterOf(o.after, from);
+        const solved = await runSolve(r, opts, from);
+        if (!solved) return;
+        const { res, signal } = solved;
+        const rep = solveReport(r, opts, res, after);
         out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
             const verify = verifyCommand(n, o, r, o.solutionOut);
-            writeAtomic(o.solutionOut, formatSolution(res.moves, solutionHeader(r, r.deal, res, verify)), 'solution file');
+            writeAtomic(o.solutionOut, formatSolution([...from, ...res.moves], solutionHeader(r, r.deal, res, verify, after)), 'solution file');
             if (!o.json) out(`solution written to ${o.solutionOut}; check it with: ${verify}`);
           } else {
             process.stderr.write(`limited: no solution written to ${o.solutionOut}: the verdict is ${res.verdict}\n`);
@@ -422,4 +446,26 @@ export function registerSolve(program: Command): void {
         }
       }),
     );
+}
+
+/**
+ * Solves from the deal or the position after `from`, as `limited solve` does: a time budget
+ * given alone lifts the preset's node cap, the search runs in steps with the progress line on
+ * a terminal, and a signal stops it with the figures so far. Returns null after reporting a
+ * solution that fails to verify (exit 3).
+ */
+export async function runSolve(r: ResolvedDeal, opts: CliSolveOptions, from: readonly PackedMove[]): Promise<{ res: SolveResult; signal: NodeJS.Signals | null } | null> {
+  try {
+    // A time budget given alone is the budget: the preset's node cap does not cut it short.
+    const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
+    const line = progressLine(r.deal);
+    try {
+      return await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget, from), line);
+    } finally {
+      line?.end();
+    }
+  } catch (e) {
+    if (reportSolutionBug(e)) return null;
+    throw e;
+  }
 }

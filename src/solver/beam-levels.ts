@@ -97,9 +97,7 @@ export class BeamLevels {
    * Both orders are made by a stable radix sort on whole numbers (`radixSort`): score order
    * by how far each score lies below the level's best, tree order by the parent's rank. A
    * level's scores span a few hundred at most with the built-in heuristics, so that is one or
-   * two passes over the candidates. (Before session 33: a selection of the best, then sorts
-   * of blocks of sort keys held as doubles; the radix sort runs beam search on PySolFC game 94
-   * with 1.6 % fewer instructions, the same nodes.)
+   * two passes over the candidates.
    */
   select(sig: SignatureTable, tree: SearchTree): number {
     const n = this.count;

@@ -1,0 +1,155 @@
+import { type Deal } from '../game/deal.js';
+import { type Rules } from '../game/rules.js';
+import { type PackedMove } from '../game/state.js';
+import { lockBoundApplies } from './lockbound.js';
+import { MB, type MemoryBudget } from './memory.js';
+import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
+import { type LooksLost, type Preset, type Stage, DEFAULT_PRESET, PRESETS } from './presets.js';
+import { type Progress, type SearchRun, type SolveResult, sumOf } from './result.js';
+
+/** Nodes a stage gets in each turn, times its share and the number of stages. */
+const SLICE = 4096;
+
+/** What runs one stage: a Solver (structurally; this module imports none). */
+export interface StageRunner {
+  start(deal: Deal, rules: Rules, opts: Partial<SolveOptions>, from: readonly PackedMove[], budget: MemoryBudget): SearchRun;
+  /** Lets the runner's tables go, their memory back to the pool. */
+  releaseTables(): void;
+}
+
+/**
+ * Where the portfolio gets a runner for stage i (kept from deal to deal), the memory pool its
+ * stages share (set to `bytes`), and whom it tells of a takeover.
+ */
+export interface PortfolioHost {
+  runner(stage: number, stages: number): StageRunner;
+  pool(bytes: number): MemoryBudget;
+  tookOver(): void;
+}
+
+/** The preset a name or a preset gives; throws for an unknown name. */
+export function presetOf(preset: string | Preset): Preset {
+  const p = typeof preset === 'string' ? PRESETS[preset] : preset;
+  if (!p) throw new Error(`unknown preset '${preset as string}'`);
+  return p;
+}
+
+/**
+ * Starts a preset: its stages side by side, each on its own runner (its own tables), in slices
+ * of about SLICE * share * stages nodes, none restarted, each capped at its share of the node
+ * budget; the time budget is the whole preset's. Their tables draw on one memory pool of the
+ * preset's memory cap as they grow (memory.ts), so that the search that needs the memory gets it. Under a node budget the
+ * stages take turns, so the result is deterministic. With a time budget alone the shares are the
+ * stages' `timeShare`s, shares of the time: the stage furthest behind its share of the time spent
+ * so far takes the next slice (turns by nodes would give the slower search more than its share).
+ * A stage whose share is 0 does not run. The first stage to end with a verdict gives it; the
+ * preset is unknown when every stage has run out. When the deal looks lost (`LooksLost`) the
+ * stages stop and one search runs on in their place. Nodes and states add up over all searches;
+ * bytesPerState is that of all their states; seconds is the wall time. Pausing changes nothing:
+ * run to the end in one step it is the same search.
+ */
+export function startPortfolio(
+  host: PortfolioHost, deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {},
+  from: readonly PackedMove[] = [],
+): SearchRun {
+  const p = presetOf(preset);
+  const base: SolveOptions = { ...DEFAULT_OPTIONS, ...p.options, ...opts };
+  const byTime = !Number.isFinite(base.maxNodes);
+  // The stages that run under this budget and these rules; a stage that does not run under the
+  // rules gives its share to the first stage that runs.
+  const shareOf = (s: Stage): number => (byTime ? s.timeShare ?? s.share : s.share);
+  const ruled = (s: Stage): boolean => s.secondDeal === undefined || s.secondDeal === rules.secondDeal;
+  let given = 0;
+  for (const s of p.stages) if (!ruled(s)) given += shareOf(s);
+  const stages = p.stages.filter((s) => shareOf(s) > 0 && ruled(s));
+  if (stages.length === 0) throw new Error(`preset '${typeof preset === 'string' ? preset : p.description}' has no stage for a ${byTime ? 'time' : 'node'} budget`);
+  const shares = stages.map((s, i) => shareOf(s) + (i === 0 ? given : 0));
+  const t0 = performance.now();
+  const runners = stages.map((_, i) => host.runner(i, stages.length));
+  const pool = host.pool(base.maxMemoryMB * MB);
+  const runs: SearchRun[] = stages.map((stage, i) =>
+    runners[i]!.start(deal, rules, {
+      ...base,
+      ...stage.options,
+      ...stage.under?.[rules.secondDeal],
+      ...pick(opts, 'search', 'heuristic', 'order'),
+      maxNodes: Math.max(1, Math.floor(base.maxNodes * shares[i]!)),
+      maxSeconds: base.maxSeconds,
+    }, from, pool),
+  );
+  const results: (SolveResult | null)[] = runs.map(() => null);
+  let alive = runs.length;
+  let last: SolveResult | null = null;
+  const spent = new Float64Array(runs.length);
+  const slices = new Float64Array(runs.length);
+  const lost = p.looksLost && lockBoundApplies(rules) ? p.looksLost : null;
+  let turn = 0;
+  let result: SolveResult | null = null;
+  // Once the deal looks lost: the search of `lost`, and the stages' figures when it took over.
+  let prover: SearchRun | null = null;
+  let before: Progress[] = [];
+  let used = 0;
+  const parts = (): Progress[] => runs.map((run, i) => results[i] ?? run.progress());
+  const figures = (): Progress => (prover ? sumOf([...before, prover.progress()]) : sumOf(parts()));
+  const finish = (all: readonly Progress[], r: SolveResult): SolveResult => ({ ...r, ...sumOf(all), seconds: (performance.now() - t0) / 1000 });
+  const step = (untilNodes: number): SolveResult | null => {
+    if (result) return result;
+    if (prover) {
+      const r = prover.step(untilNodes - used);
+      return r ? (result = finish([...before, r], r)) : null;
+    }
+    for (; alive > 0; turn++) {
+      if (untilNodes !== Infinity && figures().nodes >= untilNodes) return null;
+      let i = turn % runs.length;
+      if (byTime) {
+        for (let j = 0; j < runs.length; j++) {
+          if (!results[j] && (results[i] || spent[j]! * shares[i]! < spent[i]! * shares[j]!)) i = j;
+        }
+      } else if (results[i]) continue;
+      const k = ++slices[i]!;
+      const slice = SLICE * shares[i]! * stages.length;
+      // By time, a search that ran past its last slice (a long look-ahead) gets a whole slice more.
+      const until = byTime ? Math.max((k - 1) * slice, runs[i]!.progress().nodes) + slice : k * slice;
+      const t = performance.now();
+      const r = runs[i]!.step(until);
+      spent[i] = spent[i]! + performance.now() - t;
+      if (!r) {
+        if (lost && looksLost(runs, lost)) {
+          // The stages stop and let their tables go; the last stage's runner runs the search of
+          // `lost` with the whole pool, on what is left of the node and time budgets.
+          before = parts();
+          for (const part of before) used += part.nodes;
+          host.tookOver();
+          for (const r of runners) r.releaseTables();
+          const at = stages.length - 1;
+          prover = runners[at]!.start(deal, rules, {
+            ...base,
+            ...lost.options,
+            maxNodes: Math.max(1, base.maxNodes - used),
+            maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
+          }, from, pool);
+          return step(untilNodes);
+        }
+        continue;
+      }
+      results[i] = last = r;
+      alive--;
+      if (r.verdict !== 'unknown') return (result = finish(parts(), r));
+    }
+    return (result = finish(parts(), last!));
+  };
+  return { step, progress: () => result ?? figures() };
+}
+
+/** True when the deal looks lost to the stages (see `LooksLost`). */
+function looksLost(runs: SearchRun[], lost: LooksLost): boolean {
+  if (runs[0]!.progress().nodes < lost.afterNodes) return false;
+  for (const run of runs) if (run.progress().bestHome > lost.bestHomeAtMost) return false;
+  return true;
+}
+
+function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}

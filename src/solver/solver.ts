@@ -1,0 +1,139 @@
+import { type Deal } from '../game/deal.js';
+import { type Rules } from '../game/rules.js';
+import { type PackedMove } from '../game/state.js';
+import { shortenLine } from '../game/shorten.js';
+import { verifyMoves } from '../game/verify.js';
+import { SearchContext } from './context.js';
+import { MB, MemoryBudget } from './memory.js';
+import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
+import { type PortfolioHost, startPortfolio } from './portfolio.js';
+import { type Preset, DEFAULT_PRESET } from './presets.js';
+import { type SearchResult, type SearchRun, type SolveResult, SolutionError } from './result.js';
+import { beamSearch } from './searches/beam.js';
+import { bestFirstSearch } from './searches/best-first.js';
+import { depthFirstSearch } from './searches/depth-first.js';
+import { rolloutSearch } from './searches/rollout.js';
+
+/**
+ * Solves deals with perfect information. One Solver can be reused for many deals of any size
+ * and rules: its buffers and tables are kept from deal to deal (each search empties them).
+ *
+ * A solve starts from a deal or, given `from` (moves from the deal), from the position they
+ * reach: a won result's moves then go on from there, and are verified as `from` and them.
+ */
+export class Solver {
+  private readonly ctx = new SearchContext();
+  /** The memory budget of this Solver's solves: a single search's, or the pool a preset's stages share. */
+  private readonly budget = new MemoryBudget(0);
+  /** The Solvers of a preset's stages, kept from deal to deal. */
+  private helpers: Solver[] = [];
+  /** Presets whose `looksLost` search took over (since this Solver was made). */
+  takeovers = 0;
+
+  /** Positions cut by PileBound in the last search. */
+  get pruned(): number {
+    return this.ctx.pruned;
+  }
+
+  /** Positions cut by WasteBound in the last search. */
+  get prunedWaste(): number {
+    return this.ctx.prunedWaste;
+  }
+
+  /** Positions cut by LockBound in the last search: depth-first (`lockBoundEvery`) or the rollout's candidates. */
+  get prunedLock(): number {
+    return this.ctx.prunedLock;
+  }
+
+  /** Depth-first searches on exact keys run to confirm an exhaustion on signatures (since this Solver was made). */
+  get confirmations(): number {
+    return this.ctx.confirmations;
+  }
+
+  /** Solves with one search: `opts` over DEFAULT_OPTIONS. See `solvePreset` for named presets. */
+  solve(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = []): SolveResult {
+    return this.start(deal, rules, opts, from).step(Infinity)!;
+  }
+
+  /**
+   * Starts one search without running it: it runs a slice at a time (`SearchRun.step`), so that
+   * a preset can run several searches side by side on one thread. Run to the end in one step it
+   * is exactly `solve`. Its tables take their memory from `budget` (a preset's pool), else from
+   * this Solver's own budget of `maxMemoryMB`.
+   */
+  start(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = [], budget?: MemoryBudget): SearchRun {
+    const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts };
+    const ctx = this.ctx;
+    if (!budget) this.budget.cap = o.maxMemoryMB * MB;
+    ctx.reset(deal, rules, from, budget ?? this.budget);
+    const t0 = performance.now();
+    const gen = search(ctx, o, t0);
+    let seconds = 0;
+    let result: SolveResult | null = null;
+    const step = (untilNodes: number): SolveResult | null => {
+      if (result) return result;
+      ctx.sliceEnd = untilNodes;
+      const t = performance.now();
+      const next = gen.next();
+      seconds += (performance.now() - t) / 1000;
+      if (!next.done) return null;
+      const r = next.value;
+      let moves: PackedMove[] | null = null;
+      if (r.verdict === 'won') {
+        moves = shortenLine(deal, rules, r.moves!, from);
+        const check = verifyMoves(deal, rules, from.length === 0 ? moves : [...from, ...moves]);
+        if (!check.won) throw new SolutionError(`solver produced a solution that does not verify: ${check.error ? `move ${check.error.index}: ${check.error.reason}` : 'stops short'}`);
+      }
+      result = { ...r, moves, seconds };
+      if (r.verdict === 'unsolvable' && r.proof === undefined) result = { ...result, proof: 'search' };
+      return result;
+    };
+    return {
+      step,
+      progress: () => result ?? { nodes: ctx.progress, states: ctx.lastTable?.size ?? 0, bestHome: ctx.progressHome, bytesPerState: ctx.lastTable?.bytesPerState() ?? 0 },
+    };
+  }
+
+  /** Lets every table this Solver keeps go, their memory back to its budget. */
+  releaseTables(): void {
+    this.ctx.releaseTables();
+  }
+
+  /** Solves with a preset, named (PRESETS) or given; `opts` overrides its options (portfolio.ts `startPortfolio`). */
+  solvePreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = []): SolveResult {
+    return this.startPreset(deal, rules, preset, opts, from).step(Infinity)!;
+  }
+
+  /**
+   * Starts a preset without running it, as `start` does a single search. Throws at once for an
+   * unknown preset or one with no stage to run.
+   */
+  startPreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = []): SearchRun {
+    const host: PortfolioHost = {
+      // A single stage runs on this Solver; several, each on a helper kept from deal to deal.
+      runner: (i, n) => (n === 1 ? this : (this.helpers[i] ??= new Solver())),
+      pool: (bytes) => {
+        this.budget.cap = bytes;
+        return this.budget;
+      },
+      tookOver: () => this.takeovers++,
+    };
+    return startPortfolio(host, deal, rules, preset, opts, from);
+  }
+}
+
+/** The search `o` asks for, after LockBound at the root (`SolveOptions.lockBound`). */
+function* search(ctx: SearchContext, o: SolveOptions, t0: number): Generator<void, SearchResult> {
+  if (o.lockBound && ctx.lockBound.lost(o.tactics))
+    return { verdict: 'unsolvable', proof: 'locks', nodes: 0, states: 0, bytesPerState: 0, bestHome: ctx.g.home, moves: null };
+  switch (o.search) {
+    case 'beam':
+      return yield* beamSearch(ctx, o, t0);
+    case 'best':
+      return yield* bestFirstSearch(ctx, o, t0);
+    case 'rollout':
+      return yield* rolloutSearch(ctx, o, t0);
+    default:
+      return yield* depthFirstSearch(ctx, o, t0);
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * deploy/k8s-indexed-job.yaml against the Kubernetes API: the schema of every field
+ * (kubernetes-models, whose validators ajv compiled from the API's OpenAPI document of
+ * Kubernetes 1.33), no field the API does not know (what `kubectl apply` refuses by default),
+ * the rules between fields that the API server checks and a schema cannot say, and that the
+ * workers' memory caps fit the pod's memory limit. The checks are tried on broken copies too,
+ * so each can fail.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { BOOK, FULL_SIZE } from '../src/game/index.js';
+import { jobFromFlags } from '../src/cli/commands/batch.js';
+import { ROOT } from './cli-helpers.js';
+
+const MANIFEST = join(ROOT, 'deploy', 'k8s-indexed-job.yaml');
+
+/** A manifest: any JSON. */
+type Doc = any;
+
+interface SchemaError {
+  readonly instancePath: string;
+  readonly message?: string;
+}
+
+/** The schema's errors for a Job (ajv's, each with the JSON pointer of its field). */
+function schemaErrors(doc: Doc): SchemaError[] {
+  try {
+    new Job(doc).validate();
+    return [];
+  } catch (e) {
+    const errors = (e as { errors?: SchemaError[] }).errors;
+    if (!errors) throw e;
+    return errors;
+  }
+}
+
+const pointer = (path: readonly (string | number)[]): string => path.map((k) => '/' + String(k).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+
+/**
+ * The fields the schema does not know. The API's OpenAPI document, and so the schema, lets
+ * unknown fields through (the API server drops them, and `kubectl apply` refuses them since
+ * Kubernetes 1.27, field validation Strict). A field is known when the schema checks it: a value
+ * of no Kubernetes type put there, [[]] (not a string, number, boolean, object, nor a list of
+ * those), is refused at that field by every schema the API has for one.
+ */
+function unknownFields(doc: Doc): string[] {
+  const unknown: string[] = [];
+  const walk = (node: Doc, path: (string | number)[]): void => {
+    if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, i]));
+    else if (node !== null && typeof node === 'object')
+      for (const key of Object.keys(node)) {
+        const probe = structuredClone(doc);
+        let at = probe;
+        for (const k of path) at = at[k];
+        at[key] = [[]];
+        const p = pointer([...path, key]);
+        if (schemaErrors(probe).some((e) => e.instancePath === p || e.instancePath.startsWith(p + '/'))) walk(node[key], [...path, key]);
+        else unknown.push(p);
+      }
+  };
+  walk(doc, []);
+  return unknown;
+}
+
+/**
+ * Rules of the Job API that its schema cannot say, as the API reference states them
+ * (https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/job-v1/, JobSpec and
+ * PodFailurePolicyRule; the same words are in kubernetes-models' batch/v1/JobSpec.d.ts), and
+ * https://kubernetes.io/docs/concepts/workloads/controllers/job/ ("Pod Template").
+ */
+function jobRules(doc: Doc): string[] {
+  const spec = doc.spec ?? {};
+  const restart = spec.template?.spec?.restartPolicy;
+  const problems: string[] = [];
+  // "Only a RestartPolicy equal to Never or OnFailure is allowed" (the default, Always, is not).
+  if (restart !== 'Never' && restart !== 'OnFailure') problems.push(`restartPolicy ${restart ?? '(Always)'}: a Job's pods take Never or OnFailure`);
+  // backoffLimitPerIndex: "It can only be set when Job's completionMode=Indexed, and the Pod's restart policy is Never."
+  if (spec.backoffLimitPerIndex !== undefined) {
+    if (spec.completionMode !== 'Indexed') problems.push('backoffLimitPerIndex needs completionMode Indexed');
+    if (restart !== 'Never') problems.push(`backoffLimitPerIndex needs restartPolicy Never, not ${restart}`);
+  }
+  // maxFailedIndexes: "It can only be specified when backoffLimitPerIndex is set."
+  if (spec.maxFailedIndexes !== undefined && spec.backoffLimitPerIndex === undefined) problems.push('maxFailedIndexes needs backoffLimitPerIndex');
+  // completionMode Indexed: ".spec.completions must be specified".
+  if (spec.completionMode === 'Indexed' && spec.completions === undefined) problems.push('completionMode Indexed needs completions');
+  if (spec.podFailurePolicy !== undefined) {
+    // podFailurePolicy: "This field cannot be used in combination with restartPolicy=OnFailure."
+    if (restart !== 'Never') problems.push(`podFailurePolicy needs restartPolicy Never, not ${restart}`);
+    // FailIndex: "This value is ... only allowed when backoffLimitPerIndex is set."
+    if (spec.podFailurePolicy.rules?.some((r: Doc) => r.action === 'FailIndex') && spec.backoffLimitPerIndex === undefined)
+      problems.push('a FailIndex rule needs backoffLimitPerIndex');
+    // podReplacementPolicy: "When using podFailurePolicy, Failed is the the only allowed value."
+    if (spec.podReplacementPolicy !== undefined && spec.podReplacementPolicy !== 'Failed') problems.push('podFailurePolicy needs podReplacementPolicy Failed');
+  }
+  return problems;
+}
+
+/** A Kubernetes quantity in its base unit (cores, bytes): 4, 500m, 4Gi, 1.5G. */
+function quantity(q: string | number): number {
+  const m = /^([0-9.]+)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(String(q));
+  if (!m) throw new Error(`not a quantity I read: ${q}`);
+  const scale: Record<string, number> = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
+  return Number(m[1]) * (m[2] ? scale[m[2]]! : 1);
+}
+
+/**
+ * Node's own share of a pod, MiB: the main thread and each worker's V8 heap, and what
+ * --max-memory does not cover (depth-first search's exact table beside its signatures, at most
+ * 2.5 MB). Measured: 84 MB resident for the main thread and one worker, 105 MB with two
+ * (`limited batch --from 1 --count 8 --preset fast --max-nodes 200000 --max-memory 16`).
+ */
+const NODE_MIB = 512;
+
+/** The batch's workers and each one's table cap (MiB) as `limited batch` reads the container's args, and the pod's memory limit. */
+function memoryPlan(doc: Doc): { workers: number; capMiB: number; limitMiB: number; problems: string[] } {
+  const c = doc.spec.template.spec.containers[0];
+  const problems: string[] = [];
+  const opts: Record<string, string> = {};
+  for (const a of c.args.slice(1) as string[]) {
+    const m = /^--([a-z-]+)=(.*)$/.exec(a);
+    if (!m) throw new Error(`an argument not as --name=value: ${a}`);
+    opts[m[1]!.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase())] = m[2]!;
+  }
+  // --workers=$(WORKERS), the env var from limits.cpu (rounded up, as the downward API does).
+  const env = (c.env ?? []).find((e: Doc) => `$(${e.name})` === opts['workers']);
+  const ref = env?.valueFrom?.resourceFieldRef;
+  if (ref?.resource !== 'limits.cpu') problems.push(`--workers is not the CPU limit (${opts['workers']})`);
+  const workers = Math.ceil(quantity(c.resources.limits.cpu) / quantity(ref?.divisor ?? 1));
+  // The cap as `limited batch` takes it: --max-memory, else the preset's.
+  const capMiB = jobFromFlags(opts, 'v1', BOOK, FULL_SIZE).budgets.maxMemoryMB;
+  const limitMiB = quantity(c.resources.limits.memory) / 2 ** 20;
+  if (workers * capMiB + NODE_MIB > limitMiB)
+    problems.push(`${workers} workers x --max-memory ${capMiB} MiB + ${NODE_MIB} MiB for Node = ${workers * capMiB + NODE_MIB} MiB > the ${limitMiB} MiB limit`);
+  if (Number(opts['shards']) !== doc.spec.completions) problems.push(`--shards ${opts['shards']} is not completions ${doc.spec.completions}`);
+  return { workers, capMiB, limitMiB, problems };
+}
+
+/** Everything the test finds wrong with a Job, one line each. */
+function problems(doc: Doc): string[] {
+  return [
+    ...schemaErrors(doc).map((e) => `schema: ${e.instancePath} ${e.message}`),
+    ...unknownFields(doc).map((p) => `unknown field ${p}`),
+    ...jobRules(doc),
+    ...memoryPlan(doc).problems,
+  ];
+}
+
+function load(text: string): Doc[] {
+  const docs = parseAllDocuments(text);
+  for (const d of docs) expect(d.errors, String(d.errors[0])).toEqual([]);
+  return docs.map((d) => d.toJSON());
+}
+
+describe('deploy/k8s-indexed-job.yaml', () => {
+  const docs = (): Doc[] => load(readFileSync(MANIFEST, 'utf8'));
+
+  it('is one batch/v1 Job that the Kubernetes API accepts: schema, no unknown field, the Job rules, memory that fits', () => {
+    expect(docs().map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['batch/v1 Job']);
+    const job = docs()[0];
+    expect(problems(job)).toEqual([]);
+    const plan = memoryPlan(job);
+    expect(plan).toEqual({ workers: 4, capMiB: 768, limitMiB: 4096, problems: [] });
+  });
+
+  it('its check refuses what the API refuses, and memory that does not fit', () => {
+    const job = docs()[0];
+    const broken = (change: (d: Doc) => void): string[] => {
+      const d = structuredClone(job);
+      change(d);
+      return problems(d);
+    };
+    // backoffLimitPerIndex with restartPolicy OnFailure: the Job as it was.
+    expect(broken((d) => (d.spec.template.spec.restartPolicy = 'OnFailure'))).toEqual([
+      'backoffLimitPerIndex needs restartPolicy Never, not OnFailure',
+      'podFailurePolicy needs restartPolicy Never, not OnFailure',
+    ]);
+    expect(broken((d) => delete d.spec.completionMode)).toEqual(['backoffLimitPerIndex needs completionMode Indexed']);
+    expect(broken((d) => delete d.spec.backoffLimitPerIndex)).toEqual(['a FailIndex rule needs backoffLimitPerIndex']);
+    // A typo'd field, at the top and deep down.
+    expect(broken((d) => ((d.spec.completion = d.spec.completions), delete d.spec.completions))).toEqual([
+      'unknown field /spec/completion',
+      'completionMode Indexed needs completions',
+      '--shards 10 is not completions undefined',
+    ]);
+    expect(broken((d) => (d.spec.template.spec.containers[0].volumeMount = [{ name: 'results', mountPath: '/results' }]))).toEqual([
+      'unknown field /spec/template/spec/containers/0/volumeMount',
+    ]);
+    // Values the schema refuses.
+    expect(broken((d) => (d.spec.completionMode = 'indexed'))).toEqual([
+      'schema: /spec/completionMode must be equal to one of the allowed values',
+      'backoffLimitPerIndex needs completionMode Indexed',
+    ]);
+    expect(broken((d) => (d.spec.parallelism = '10'))).toEqual(['schema: /spec/parallelism must be integer']);
+    expect(broken((d) => delete d.spec.template.spec.containers[0].name)).toEqual(['schema: /spec/template/spec/containers/0 must have required property name']);
+    // The memory: without --max-memory each worker may take the preset's 2048 MiB.
+    expect(broken((d) => (d.spec.template.spec.containers[0].args = d.spec.template.spec.containers[0].args.filter((a: string) => !a.startsWith('--max-memory'))))).toEqual([
+      '4 workers x --max-memory 2048 MiB + 512 MiB for Node = 8704 MiB > the 4096 MiB limit',
+    ]);
+    expect(broken((d) => (d.spec.template.spec.containers[0].resources.limits = { cpu: '8', memory: '4Gi' }))).toEqual([
+      '8 workers x --max-memory 768 MiB + 512 MiB for Node = 6656 MiB > the 4096 MiB limit',
+    ]);
+  });
+});
