@@ -248,6 +248,19 @@ function renewedAgo(file: string, seconds: number): void {
   utimesSync(file, t, t);
 }
 
+/** A run on `host` takes the lock of `out` and writes rows; then it is killed, as a host dies. */
+async function takesLock(out: string, host: string): Promise<void> {
+  const run = background([...LONG, '--out', out], host);
+  try {
+    const before = readFileSync(out, 'utf8').split('\n').length;
+    await linesAbove(out, before + 2);
+    expect(JSON.parse(readFileSync(`${out}.lock`, 'utf8'))).toMatchObject({ host, pid: run.child.pid });
+  } finally {
+    run.child.kill('SIGKILL');
+    await run.done;
+  }
+}
+
 describe('the lock, across hosts that share the file system', () => {
   it('another host is refused while the lease is live and takes the lock once it has run out; the same host takes a dead run\'s lock at once', async () => {
     const out = path('hosts.csv');
@@ -269,26 +282,10 @@ describe('the lock, across hosts that share the file system', () => {
     renewedAgo(lock, 5);
     expectUsageError(runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }), /another batch \(host alpha, .*renewed \d+ s ago/);
     renewedAgo(lock, 61);
-    const b = background([...LONG, '--out', out], 'beta');
-    try {
-      const before = readFileSync(out, 'utf8').split('\n').length;
-      await linesAbove(out, before + 2);
-      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ host: 'beta', pid: b.child.pid });
-    } finally {
-      b.child.kill('SIGKILL');
-      await b.done;
-    }
+    await takesLock(out, 'beta');
     // beta's lock is fresh, but its process is gone: on beta itself it is taken at once.
     renewedAgo(lock, 0);
-    const c = background([...LONG, '--out', out], 'beta');
-    try {
-      const before = readFileSync(out, 'utf8').split('\n').length;
-      await linesAbove(out, before + 2);
-      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ host: 'beta', pid: c.child.pid });
-    } finally {
-      c.child.kill('SIGKILL');
-      await c.done;
-    }
+    await takesLock(out, 'beta');
   }, 180_000);
 });
 
