@@ -125,7 +125,7 @@ export function prepareOut(file: string, what = 'results file'): void {
   try {
     isDir = statSync(file).isDirectory();
   } catch {
-    // not there (or not reachable): checkWritable says why
+    // not there (or not reachable): makeDir or checkWritable says why
   }
   if (/[/\\]$/.test(file) || isDir)
     throw new UserError(
