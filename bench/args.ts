@@ -52,7 +52,7 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
   };
   const positiveNumber = (opt: string, text: string): number => {
     const n = Number(text);
-    if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${opt} must be a number > 0, not '${text}'`);
+    if (!/^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(n) || n <= 0) fail(`--${opt} must be a number > 0, not '${text}'`);
     return n;
   };
   const checkOutputs = (files: readonly (readonly [string, string | undefined])[]): void => {

@@ -30,7 +30,7 @@ import { benchArgs, benchCommand } from './args.js';
 import { readReports } from './reports.js';
 import { solveArgs } from './cli.js';
 import { shuffle } from '../src/game/index.js';
-import { csvText } from '../src/batch/files.js';
+import { csvText } from '../src/batch/csv.js';
 import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { wilsonHigh, wilsonLow } from '../src/batch/stats.js';
 import { defaultPreset, solverPresets } from '../src/cli/solver-api.js';

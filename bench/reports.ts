@@ -6,7 +6,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsvLine } from '../src/batch/files.js';
+import { parseCsvLine } from '../src/batch/csv.js';
 
 /** One CSV row of a report: a deal solved by the search asked for. */
 export interface ReportRow {

@@ -41,7 +41,7 @@ import { HEURISTICS } from '../src/solver/heuristics.js';
 import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/index.js';
 import { benchArgs, benchCommand } from './args.js';
 import { solveArgs } from './cli.js';
-import { csvText } from '../src/batch/files.js';
+import { csvText } from '../src/batch/csv.js';
 import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsvLine } from '../src/batch/files.js';
-import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/bench/stats.js';
-import { expandDeals, loadSet, parseSet, rangeList } from '../src/bench/sets.js';
+import { parseCsvLine } from '../src/batch/csv.js';
+import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/compare/stats.js';
+import { expandDeals, loadSet, parseSet, rangeList } from '../src/compare/sets.js';
 import { BOOK, FULL_SIZE, dealFromNumber, parseSize } from '../src/game/index.js';
 import { Solver } from '../src/solver/index.js';
 
@@ -205,8 +205,8 @@ describe('heuristic modules in the workers', () => {
   });
 
   it('takes a .ts under src/ from its build under dist/', () => {
-    const r = ok(['bench', '--deals', '1-3', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste,src/bench/example-heuristic.ts', '--out', path('ts')]);
-    expect(r.stdout).toContain('src/bench/example-heuristic.ts');
+    const r = ok(['bench', '--deals', '1-3', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste,src/compare/example-heuristic.ts', '--out', path('ts')]);
+    expect(r.stdout).toContain('src/compare/example-heuristic.ts');
     expect(csvRows(path('ts'))).toHaveLength(6);
   });
 

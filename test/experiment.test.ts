@@ -7,7 +7,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsvLine } from '../src/batch/files.js';
+import { parseCsvLine } from '../src/batch/csv.js';
 import { pairedDifference, wilsonHigh, wilsonLow } from '../src/batch/stats.js';
 import { TACTICS_COLUMNS } from '../src/experiment/report.js';
 import { type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';

@@ -15,7 +15,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockPath } from '../src/batch/files.js';
+import { lockPath } from '../src/batch/names.js';
 import { MAIN, ROOT, resultRows, runCli, withTempDir } from './cli-helpers.js';
 
 let dir = '';

@@ -1,6 +1,6 @@
 /**
  * What a batch does to each deal: the job spec (everything that decides a deal's row, and so
- * must be the same for every part of an experiment), the job kinds, and the CSV row.
+ * must be the same for every part of an experiment) and the job kinds.
  *
  * A job kind turns a spec into a function that handles one deal. A worker creates it once per
  * spec and keeps it between chunks: the `solve` kind keeps one Solver, whose buffers and
@@ -8,25 +8,22 @@
  * src/play) keeps one Driver and one player, and plays each deal with the deal number as the
  * player's seed, so a deal's row depends on the spec and the deal number only.
  *
- * Rows: each kind has its columns (`columnsOf`). The solver kinds share COLUMNS; the play kind
- * has PLAY_COLUMNS, which say how a game ended rather than what a search found. A player's
- * verdict is `won` or `lost` — never `unsolvable`, which means "proven lost by a complete
- * search", nor `unknown`.
+ * A player's verdict is `won` or `lost` — never `unsolvable`, which means "proven lost by a
+ * complete search", nor `unknown`. Each kind's columns are rows.ts's.
  *
- * A kind may run several variants on each deal (`bench`, src/bench/job.ts: one search per
+ * A kind may run several variants on each deal (`bench`, src/compare/job.ts: one search per
  * heuristic of `spec.variants`): its outcome then carries `variants`, and the worker sends one
- * row per variant, tagged with the variant's index. A kind that needs asynchronous set-up (the
+ * row per variant, tagged with the variant's index. Such a kind lives above src/batch and is
+ * handed to the pool by its module's URL (`loadJobKind`). A kind that needs asynchronous set-up (the
  * bench kind import()s users' heuristic modules) does it in `prepare`, once per worker and spec.
  */
 import {
-  type Deal, type Rules, type Size, FULL_SIZE, UserError, deckCount, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
+  type Deal, type Rules, type Size, FULL_SIZE, UserError, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
   pysolDeal, sizeEqual,
 } from '../game/index.js';
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/index.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
-import { BENCH_JOB } from '../bench/job.js';
-import { solveOutcome } from './outcome.js';
 
 /** Where the deal numbers come from: `v1` = this project's deal numbers (RULES.md), `pysol` = PySolFC game numbers. */
 export type DealSourceKind = 'v1' | 'pysol';
@@ -128,6 +125,19 @@ export interface JobKind {
   chunk?(spec: JobSpec, todo: number, workers: number): number;
 }
 
+/** A solver result as a CSV row's outcome (the solve and bench job kinds). */
+export function solveOutcome(r: SolveResult): DealOutcome {
+  return {
+    verdict: r.verdict,
+    limit: r.verdict === 'unknown' ? (r.limit ?? '') : '',
+    nodes: r.nodes,
+    states: r.states,
+    solutionLength: r.verdict === 'won' && r.moves ? r.moves.length : 0,
+    bestHome: r.bestHome,
+    ms: r.seconds * 1000,
+  };
+}
+
 /** The perfect-information solver with the spec's options; one Solver reused for every deal. */
 export const SOLVE_JOB: JobKind = {
   name: 'solve',
@@ -184,12 +194,24 @@ export const PLAY_JOB: JobKind = {
   },
 };
 
-/** The job kinds by name. */
-export const JOB_KINDS: Readonly<Record<string, JobKind>> = { solve: SOLVE_JOB, play: PLAY_JOB, bench: BENCH_JOB };
+/** The job kinds of src/batch by name. A kind defined above it (src/compare's `bench`) comes with its module: see `loadJobKind`. */
+export const JOB_KINDS: Readonly<Record<string, JobKind>> = { solve: SOLVE_JOB, play: PLAY_JOB };
 
 export function jobKind(name: string): JobKind {
   const k = JOB_KINDS[name];
   if (!k) throw new Error(`unknown job kind '${name}' (kinds: ${Object.keys(JOB_KINDS).join(', ')})`);
+  return k;
+}
+
+/**
+ * The kind of a spec: one of JOB_KINDS, or the `JOB_KIND` export of `module` (a file URL), for
+ * a kind that a module above src/batch defines and hands to the worker pool with its tasks, so
+ * that src/batch imports nothing above it.
+ */
+export async function loadJobKind(name: string, module?: string): Promise<JobKind> {
+  if (module === undefined) return jobKind(name);
+  const k = ((await import(module)) as { JOB_KIND?: JobKind }).JOB_KIND;
+  if (k?.name !== name) throw new Error(`internal: ${module} does not export the job kind '${name}' as JOB_KIND`);
   return k;
 }
 
@@ -269,115 +291,4 @@ export function specRules(spec: JobSpec): Rules {
 
 export function specSize(spec: JobSpec): Size {
   return parseSize(spec.size);
-}
-
-// ---------------------------------------------------------------------------------------
-// Rows
-
-/**
- * The CSV columns of the solver kinds, in order. Every column but TIMING_COLUMNS is the same on
- * any machine and with any worker count or sharding, when no time budget binds.
- */
-export const COLUMNS = [
-  'deal', // the deal number (source v1) or PySolFC game number (source pysol)
-  'source', // v1 | pysol
-  'rules', // formatRules: book, pysol, or building=... second-deal=... privileged=...
-  'size', // 2x13 12x3
-  'job', // solve
-  'method', // preset=fast, search=best heuristic=buried, ... (pairing=... spaces=... when the solver is restricted by tactics)
-  'max_nodes', // the node budget in force
-  'max_seconds', // the time budget in force ('' = none)
-  'max_memory_mb', // the table's memory cap
-  'verdict', // won | unsolvable (proven: the search was exhausted) | unknown (a budget ran out)
-  'limit', // for unknown: nodes | time | memory
-  'nodes', // nodes expanded
-  'states', // states stored
-  'solution_length', // moves in the verified solution (won), else 0
-  'best_home', // most cards home in any position searched
-  'cards', // cards in the deck (104 at full size)
-  'ms', // milliseconds (the solver's clock): the one timing column
-] as const;
-
-/**
- * The CSV columns of the play kind (`limited batch --player`), in order. A player does not
- * prove anything: its verdict is `won` or `lost` (the game it played ended short of the
- * foundations), never `unsolvable` or `unknown`. Every column but `ms` depends only on the job
- * and the deal number (the deal number is the player's seed).
- */
-export const PLAY_COLUMNS = [
-  'deal', // the deal number (source v1) or PySolFC game number (source pysol)
-  'source', // v1 | pysol
-  'rules', // formatRules
-  'size', // 2x13 12x3
-  'job', // play
-  'method', // player=greedy pairing=always spaces=eager pile=remembered
-  'verdict', // won | lost (this player's game; not a proof either way)
-  'end', // won | stopped (no move the player would play) | blind (a blind fifth card had no place) | cap (the move cap)
-  'home', // cards on the foundations at the end
-  'cards', // cards in the deck (104 at full size)
-  'moves', // moves played
-  'redealt', // 1 when the game reached the second deal, else 0
-  'turned_fifth_blind', // times the fifth card was turned blind (only with --pile forgotten)
-  'nodes', // nodes the player searched (the sampling player's look-ahead; 0 for greedy)
-  'ms', // milliseconds (the worker's clock): the one timing column
-] as const;
-
-export const TIMING_COLUMNS: readonly string[] = ['ms'];
-
-export const HEADER: string = COLUMNS.join(',');
-export const PLAY_HEADER: string = PLAY_COLUMNS.join(',');
-
-/** The columns of a job's results file. */
-export function columnsOf(spec: Pick<JobSpec, 'kind'>): readonly string[] {
-  return spec.kind === 'play' ? PLAY_COLUMNS : COLUMNS;
-}
-
-/** The header line of a job's results file. */
-export function headerOf(spec: Pick<JobSpec, 'kind'>): string {
-  return spec.kind === 'play' ? PLAY_HEADER : HEADER;
-}
-
-/** A solved deal as the worker sends it back: compact, numbers only (`variant`: kinds with variants only). */
-export type SolveRow = [deal: number, verdict: number, limit: number, nodes: number, states: number, solutionLength: number, bestHome: number, ms: number, variant?: number];
-/** A played deal as the worker sends it back (the first three as in SolveRow: limit is always 0). */
-export type PlayRow = [deal: number, verdict: number, limit: number, end: number, home: number, moves: number, redealt: number, turnedFifthBlind: number, nodes: number, ms: number];
-/** A finished deal as the worker sends it back: the deal, the verdict and the limit first, whatever the kind. */
-export type CompactRow = SolveRow | PlayRow;
-
-const VERDICTS = ['won', 'unsolvable', 'unknown', 'lost'] as const;
-const LIMITS = ['', 'nodes', 'time', 'memory'];
-const ENDS: readonly PlayEnd[] = ['won', 'stopped', 'blind', 'cap'];
-
-const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
-
-export function compactRow(deal: number, o: DealOutcome, variant?: number): CompactRow {
-  if (o.play) {
-    const p = o.play;
-    return [deal, VERDICTS.indexOf(o.verdict), 0, ENDS.indexOf(p.end), o.bestHome, p.moves, p.redealt ? 1 : 0, p.turnedFifthBlind, o.nodes, round3(o.ms)];
-  }
-  let limit = LIMITS.indexOf(o.limit);
-  if (limit < 0) limit = 0;
-  const r: SolveRow = [deal, VERDICTS.indexOf(o.verdict), limit, o.nodes, o.states, o.solutionLength, o.bestHome, round3(o.ms)];
-  if (variant !== undefined) r.push(variant);
-  return r;
-}
-
-/** The function that makes the CSV record (values in `columnsOf(spec)` order) of a compact row of this spec. */
-export function rowRecords(spec: JobSpec): (r: CompactRow) => (string | number)[] {
-  const cards = deckCount(specSize(spec));
-  if (spec.kind === 'play')
-    return (r) => [r[0], spec.source, spec.rules, spec.size, spec.kind, spec.method, VERDICTS[r[1]] ?? 'lost', ENDS[r[3]] ?? '', r[4], cards, r[5], r[6], r[7], r[8]!, r[9]!];
-  return (r) => [
-    r[0], spec.source, spec.rules, spec.size, spec.kind, spec.method,
-    spec.budgets.maxNodes, spec.budgets.maxSeconds ?? '', spec.budgets.maxMemoryMB,
-    VERDICTS[r[1]] ?? 'unknown', LIMITS[r[2]] ?? '', r[3], r[4], r[5], r[6], cards, r[7],
-  ];
-}
-
-export function verdictOf(r: CompactRow): string {
-  return VERDICTS[r[1]] ?? 'unknown';
-}
-
-export function limitOf(r: CompactRow): string {
-  return LIMITS[r[2]] ?? '';
 }

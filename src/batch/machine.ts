@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, hostname, platform, release } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The package root: the nearest directory above this module with a package.json. */
 export function packageRoot(): string {
@@ -14,6 +14,19 @@ export function packageRoot(): string {
     if (up === dir) return process.cwd();
     dir = up;
   }
+}
+
+/**
+ * A compiled module of this package, as a worker thread imports it (`new URL('./worker.js',
+ * import.meta.url)`): that file once compiled; from the TypeScript sources (vitest), its build
+ * under dist/.
+ */
+export function builtModule(url: URL): string {
+  const file = fileURLToPath(url);
+  if (existsSync(file)) return url.href;
+  const built = join(packageRoot(), 'dist', relative(packageRoot(), file));
+  if (existsSync(built)) return pathToFileURL(built).href;
+  throw new Error(`${file} is missing: build the project first (npx tsc -p .)`);
 }
 
 export function toolVersion(): string {

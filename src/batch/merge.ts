@@ -6,12 +6,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
-import { jobDifference } from './compare.js';
-import {
-  type Meta, type ResultsFile, type SummaryFile, META_FORMAT, lineDeal, loadResults, metaPath, readMeta, rowFields, sortLines,
-  summaryPath, writeAtomic, writeMeta, writeSummary,
-} from './files.js';
-import { columnsOf, headerOf } from './job.js';
+import { jobDifference } from './difference.js';
+import { type ResultsFile, loadResults, sortLines } from './csv.js';
+import { writeAtomic } from './fileio.js';
+import { metaPath, summaryPath } from './names.js';
+import { type RowFields, checkHeader, columnsOf, headerOf, rowFields } from './rows.js';
+import { type Meta, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { machine, gitCommit, toolVersion } from './machine.js';
 import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
 import { rangeLabel } from './report.js';
@@ -21,6 +21,8 @@ interface Part {
   readonly file: string;
   readonly meta: Meta;
   readonly rf: ResultsFile;
+  /** Its rows, each checked against its sidecar's job. */
+  readonly fields: readonly RowFields[];
 }
 
 export interface Merged {
@@ -42,9 +44,10 @@ function loadPart(file: string): Part {
   const rf = loadResults(file, false);
   if (!rf) throw new UserError(`cannot read results file '${file}': no such file`);
   if (!meta) throw new UserError(`'${file}' has no sidecar '${metaPath(file)}': it is not a results file of limited batch`);
-  if (rf.header !== headerOf(meta.job)) throw new UserError(`'${file}' has other columns than this version of limited writes`);
+  if (rf.header === '') throw new UserError(emptyWithSidecar(file, meta));
+  checkHeader(file, rf.header, meta.job);
   if (rf.tornBytes > 0) throw new UserError(`'${file}' ends with a torn row (an interrupted run): finish it first with: ${meta.command}`);
-  return { file, meta, rf };
+  return { file, meta, rf, fields: rowFields(rf, meta.job) };
 }
 
 /**
@@ -81,11 +84,11 @@ export function mergeParts(files: readonly string[], out: string, command: strin
   // Every part complete: exactly the deals of its block.
   for (const p of parts) {
     const set = new DealSet(p.meta.part);
-    p.rf.lines.forEach((l, i) => {
-      const d = lineDeal(l);
+    p.fields.forEach(({ deal: d }, i) => {
+      const line = p.rf.lineNos[i]!;
       if (!(d >= p.meta.part.from && d <= rangeLast(p.meta.part)))
-        throw new UserError(`${p.file}, line ${i + 2}: deal ${d} is not among its deals ${formatRange(p.meta.part)}`);
-      if (!set.add(d)) throw new UserError(`${p.file}, line ${i + 2}: deal ${d} is in the file twice`);
+        throw new UserError(`${p.file}, line ${line}: deal ${d} is not among its deals ${formatRange(p.meta.part)}`);
+      if (!set.add(d)) throw new UserError(`${p.file}, line ${line}: deal ${d} is in the file twice`);
     });
     if (set.size !== p.meta.part.count) {
       const gaps = set.missingRanges(3).map(formatRange).join(', ');
@@ -169,7 +172,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     })),
   };
   const header = headerOf(first.meta.job);
-  const figures = rowFields({ file: out, header, lines, tornBytes: 0 });
+  const figures = sorted.flatMap((p) => p.fields);
   const sessions = meta.parts!.flatMap((p) => p.sessions);
   const deals = sessions.reduce((a, s) => a + s.deals, 0);
   const seconds = sessions.reduce((a, s) => a + s.seconds, 0);
@@ -193,7 +196,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
 
 /** Writes a merge: the combined CSV and its sidecars. */
 export function writeMerged(out: string, m: Merged): void {
-  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''));
+  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''), 'merged file');
   writeMeta(out, m.meta);
   writeSummary(out, m.summary);
 }

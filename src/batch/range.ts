@@ -10,7 +10,7 @@
  * Within a run, the deals still to do are cut into chunks of at most K deals, handed to the
  * workers one chunk at a time.
  */
-import { UserError } from '../game/index.js';
+import { UserError, shown } from '../game/index.js';
 
 export interface DealRange {
   readonly from: number;
@@ -45,18 +45,18 @@ export const MAX_SHARDS = 1_000_000;
 /** Parses `--shard I/N` (1 <= I <= N). Throws UserError. */
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new UserError(`--shard must be I/N (shard I of N, 1 <= I <= N), e.g. 2/10, not '${text}'`);
+  if (!m) throw new UserError(`--shard must be I/N (shard I of N, 1 <= I <= N), e.g. 2/10, not '${shown(text)}'`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || count > MAX_SHARDS) throw new UserError(`--shard ${text}: N must be 1 to ${MAX_SHARDS}`);
-  if (index < 1 || index > count) throw new UserError(`--shard ${text}: I must be 1 to ${count} (shards are numbered from 1)`);
+  if (count < 1 || count > MAX_SHARDS) throw new UserError(`--shard ${shown(text)}: N must be 1 to ${MAX_SHARDS}`);
+  if (index < 1 || index > count) throw new UserError(`--shard ${shown(text)}: I must be 1 to ${count} (shards are numbered from 1)`);
   return { index, count };
 }
 
 function envInt(env: Record<string, string | undefined>, name: string): number | undefined {
   const v = env[name];
   if (v === undefined || v.trim() === '') return undefined;
-  if (!/^\s*-?\d+\s*$/.test(v)) throw new UserError(`${name}='${v}' is not a whole number`);
+  if (!/^\s*-?\d+\s*$/.test(v)) throw new UserError(`${name}='${shown(v)}' is not a whole number`);
   return Number(v);
 }
 
@@ -79,15 +79,16 @@ export function chooseShard(
   const taskId = envInt(env, 'SLURM_ARRAY_TASK_ID');
   if (taskId !== undefined) {
     const count = envInt(env, 'SLURM_ARRAY_TASK_COUNT');
-    if (count === undefined || count < 1) throw new UserError('SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard I/N');
+    if (count === undefined) throw new UserError('SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard I/N');
+    if (count < 1) throw new UserError(`SLURM_ARRAY_TASK_COUNT=${count}: an array has at least one task (it must be >= 1): give --shard I/N`);
     const min = envInt(env, 'SLURM_ARRAY_TASK_MIN') ?? 0;
     const step = envInt(env, 'SLURM_ARRAY_TASK_STEP') ?? 1;
     const offset = taskId - min;
     const i = step > 0 && offset % step === 0 ? offset / step : -1;
     if (i < 0 || i >= count)
       throw new UserError(
-        `cannot tell the shard of Slurm array task ${taskId} (SLURM_ARRAY_TASK_MIN=${env['SLURM_ARRAY_TASK_MIN'] ?? 'unset'}, ` +
-          `STEP=${env['SLURM_ARRAY_TASK_STEP'] ?? 'unset'}, COUNT=${count}): use a range like --array=0-${count - 1}, or give --shard I/N`,
+        `cannot tell the shard of Slurm array task ${taskId} (SLURM_ARRAY_TASK_MIN=${shown(env['SLURM_ARRAY_TASK_MIN'] ?? 'unset')}, ` +
+          `STEP=${shown(env['SLURM_ARRAY_TASK_STEP'] ?? 'unset')}, COUNT=${count}): use a range like --array=0-${count - 1}, or give --shard I/N`,
       );
     if (shardsOpt !== undefined && shardsOpt !== count)
       throw new UserError(`--shards ${shardsOpt} disagrees with the Slurm array's ${count} tasks (SLURM_ARRAY_TASK_COUNT)`);

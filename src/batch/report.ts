@@ -1,6 +1,7 @@
 /** The summary of a batch as text (what `limited batch` and `limited merge` print). */
 import { plural } from '../game/index.js';
-import { type SummaryFile, metaPath, summaryPath } from './files.js';
+import { metaPath, summaryPath } from './names.js';
+import { type SummaryFile } from './sidecar.js';
 import { type DealRange, formatRange } from './range.js';
 import { type Distribution } from './stats.js';
 

@@ -18,18 +18,18 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
-import { runDifference } from './compare.js';
-import {
-  type Meta, type Session, type SummaryFile, META_FORMAT, appendDurable, checkWritable, createResults, csvText, lineDeal,
-  loadResults, metaPath, readMeta, removeResults, removeTemp, rewriteSorted, rowFields, takeLock, writeMeta, writeSummary,
-} from './files.js';
-import { type CompactRow, type JobSpec, columnsOf, headerOf, jobKind, limitOf, rowRecords, verdictOf } from './job.js';
-import { gitCommit, machine, packageRoot, toolVersion } from './machine.js';
+import { runDifference } from './difference.js';
+import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
+import { FileError, checkWritable } from './fileio.js';
+import { type JobSpec, jobKind } from './job.js';
+import { type Lock, takeLock } from './lock.js';
+import { metaPath } from './names.js';
+import { type CompactRow, checkHeader, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
+import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
+import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
@@ -76,13 +76,9 @@ export class BatchSolverError extends Error {
   override readonly name = 'BatchSolverError';
 }
 
-/** dist/src/batch/worker.js: next to this module once compiled; from the TypeScript sources, the built one. */
+/** The pool's worker, dist/src/batch/worker.js. */
 export function workerFile(): string {
-  const here = new URL('./worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(here))) return here.href;
-  const built = join(packageRoot(), 'dist', 'src', 'batch', 'worker.js');
-  if (existsSync(built)) return pathToFileURL(built).href;
-  throw new Error(`the worker ${fileURLToPath(here)} is missing: build the project first (npx tsc -p .)`);
+  return builtModule(new URL('./worker.js', import.meta.url));
 }
 
 function sessionFor(cfg: BatchConfig, chunk: number): Session {
@@ -127,7 +123,7 @@ export function sessionSpeed(sessions: readonly Session[]): SummaryFile['speed']
 /** The summary of a results file and its sidecar. */
 export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryFile {
   const rf = loadResults(file, false);
-  const s = summarize(rf ? rowFields(rf) : []);
+  const s = summarize(rf ? rowFields(rf, meta.job) : []);
   return {
     file,
     job: meta.job,
@@ -140,38 +136,13 @@ export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryF
   };
 }
 
-/**
- * The function that makes the CSV text of a chunk's rows: `csvText(rows.map(rowRecords(spec)))`,
- * the same text (test/batch.test.ts checks it) made several times faster for the play kind's
- * big chunks. A row's strings are few — the job's constant columns and words such as `won` or
- * `nodes` — so each is quoted once by csv-stringify and remembered; numbers need no quoting.
- */
-export function chunkText(spec: JobSpec): (rows: readonly CompactRow[]) => string {
-  const record = rowRecords(spec);
-  const quoted = new Map<string, string>();
-  const field = (v: string | number): string => {
-    if (typeof v === 'number') return String(v);
-    let q = quoted.get(v);
-    if (q === undefined) {
-      q = csvText([[v]]).slice(0, -1);
-      quoted.set(v, q);
-    }
-    return q;
-  };
-  return (rows) => {
-    let text = '';
-    for (const r of rows) text += record(r).map(field).join(',') + '\n';
-    return text;
-  };
-}
-
 export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const part = shardPart(cfg.range, cfg.shard);
   if (part.count > 2 ** 32) throw new UserError(`${part.count} deals in one run is too many: split the range with --shard I/N (at most 2^32 deals a run)`);
   const out = cfg.out;
   checkWritable(out);
-  const release = takeLock(out);
+  const lock = takeLock(out);
   // While the lock is held a SIGINT or SIGTERM stops the run, with its sidecars written, instead
   // of ending the process (src/batch/stop.ts); it stops the pool when one runs.
   const stop: Stop = { halt: () => undefined };
@@ -181,10 +152,10 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
     stop.halt();
   });
   try {
-    return await runLocked(cfg, part, note, stop);
+    return await runLocked(cfg, part, note, lock, stop);
   } finally {
     unwatch();
-    release();
+    lock.release();
   }
 }
 
@@ -208,11 +179,12 @@ export function refuseForeign(out: string, header: string): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
   }
-  if (text !== '' && text !== header + '\n')
+  // A header alone is this run's, whatever its line end (or a byte order mark).
+  if (text !== '' && textLines(text).join('\n') !== header + '\n')
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 
-async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, stop: Stop): Promise<BatchOutcome> {
+async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, lock: Lock, stop: Stop): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
   if (cfg.fresh) removeResults(out);
@@ -231,13 +203,18 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       throw new UserError(
         `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
       );
-    if (existing.header !== headerOf(cfg.spec))
-      throw new UserError(`'${out}' has other columns than this version of limited writes: choose another --out`);
-    const fields = rowFields(existing);
+    if (existing.header === '') throw new UserError(emptyWithSidecar(out, meta));
+    try {
+      checkHeader(out, existing.header, cfg.spec);
+    } catch (e) {
+      throw new UserError(`${(e as Error).message}: choose another --out`);
+    }
+    const fields = rowFields(existing, meta.job);
     fields.forEach((f, i) => {
+      const line = existing.lineNos[i]!;
       if (f.deal < part.from || f.deal >= part.from + part.count)
-        throw new UserError(`${out}, line ${i + 2}: deal ${f.deal} is not among this run's deals ${formatRange(part)}`);
-      if (!done.add(f.deal)) throw new UserError(`${out}, line ${i + 2}: deal ${f.deal} is in the file twice`);
+        throw new UserError(`${out}, line ${line}: deal ${f.deal} is not among this run's deals ${formatRange(part)}`);
+      if (!done.add(f.deal)) throw new UserError(`${out}, line ${line}: deal ${f.deal} is in the file twice`);
       addCount(counts, f.verdict, f.limit);
     });
     if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);
@@ -250,6 +227,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     createResults(out, headerOf(cfg.spec));
     meta = null;
   }
+  // The file's size as this run leaves it: each append checks that no one else wrote to it.
+  let size = statSync(out).size;
 
   const todo = part.count - done.size;
   const workers = Math.max(1, Math.min(cfg.workers, todo));
@@ -302,10 +281,23 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const state = () => ({ done: done.size, total: part.count, doneHere, won: counts.won, unknown: counts.unknown });
   const text = chunkText(cfg.spec);
   let failure: ChunkResult['error'] | undefined;
+  // A file that could not be written (a full disk): the run stops, and this is its error.
+  let writeError: { readonly error: unknown } | undefined;
 
   if (todo > 0 && !stop.signal) {
     const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
-    const metaTimer = setInterval(saveMeta, 10_000);
+    const stopWriting = (e: unknown): void => {
+      if (writeError) return;
+      writeError = { error: e };
+      void pool.destroy();
+    };
+    const metaTimer = setInterval(() => {
+      try {
+        saveMeta();
+      } catch (e) {
+        stopWriting(e);
+      }
+    }, 10_000);
     metaTimer.unref();
     stop.halt = () => void pool.destroy();
     if (process.stderr.isTTY) progress.update(state(), true);
@@ -315,12 +307,13 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         let inFlight = 0;
         let exhausted = false;
         const finish = (): void => {
-          if (inFlight === 0 && (exhausted || stop.signal || failure)) resolve();
+          if (inFlight === 0 && (exhausted || stop.signal || failure || writeError)) resolve();
         };
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
-            appendDurable(out, text(rows));
+            lock.check();
+            size = appendDurable(out, text(rows), size);
             for (const r of rows) {
               done.add(r[0]);
               addCount(counts, verdictOf(r), limitOf(r));
@@ -332,7 +325,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
           progress.update(state());
         };
         const pump = (): void => {
-          while (!stop.signal && !failure && inFlight < workers * 2) {
+          while (!stop.signal && !failure && !writeError && inFlight < workers * 2) {
             const next = it.next();
             if (next.done) {
               exhausted = true;
@@ -343,18 +336,18 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
             pool.run(task).then(
               (res: ChunkResult) => {
                 inFlight--;
-                try {
-                  take(res);
-                } catch (e) {
-                  failure ??= { deal: -1, name: 'write', message: '' };
-                  reject(e);
-                  return;
+                if (!writeError) {
+                  try {
+                    take(res);
+                  } catch (e) {
+                    stopWriting(e);
+                  }
                 }
                 pump();
               },
               (e: unknown) => {
                 inFlight--;
-                if (stop.signal) finish();
+                if (stop.signal || writeError) finish();
                 else reject(e);
               },
             );
@@ -365,7 +358,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       });
     } finally {
       clearInterval(metaTimer);
-      progress.finish(stop.signal ? undefined : state());
+      progress.finish(stop.signal || writeError ? undefined : state());
       await pool.destroy().catch(() => undefined);
     }
   }
@@ -378,6 +371,18 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   session.seconds = Math.round(performance.now() - t0) / 1000;
   session.endedAt = new Date().toISOString();
   current.endedAt = session.endedAt;
+  /** A write that failed (or found the file or its lock not this run's): the run stops, saying what is kept. */
+  const failed = (e: unknown, kept: string, again: string): never => {
+    session.status = 'failed';
+    try {
+      writeMeta(out, current);
+    } catch {
+      // the same full disk, most likely: the sidecar says 'running', as after a kill
+    }
+    if (!(e instanceof UserError)) throw e;
+    throw new UserError(`${e.message}: stopped; ${kept}: ${e instanceof FileError && e.noRoom ? 'make room and ' : ''}run the same command again to ${again}`);
+  };
+  if (writeError) failed(writeError.error, `${done.size} of ${part.count} deals are in ${out}`, 'resume');
   if (stop.signal || failure) {
     session.status = stop.signal ? 'interrupted' : 'failed';
     writeMeta(out, current);
@@ -393,7 +398,16 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const missing = new DealSet(part);
   for (const l of rf.lines) missing.add(lineDeal(l));
   if (missing.size !== part.count) throw new Error(`internal: ${out} has ${missing.size} of ${part.count} deals after the run`);
-  rewriteSorted(out, rf.header, rf.lines);
+  // The sorted file is on the disk (written, flushed, renamed, its directory flushed) before
+  // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
+  // same command finishes it.
+  try {
+    lock.check();
+    if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
+    rewriteSorted(out, rf.header, rf.lines);
+  } catch (e) {
+    failed(e, `all ${part.count} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
+  }
   session.status = 'done';
   current.complete = true;
   writeMeta(out, current);

@@ -3,11 +3,14 @@
  * sends back compact rows. The job (a Solver with its table, for the `solve` kind; a Driver and
  * a player, for `play`) is created once per spec and kept alive from chunk to chunk.
  */
-import { type CompactRow, type JobSpec, compactRow, dealMaker, jobKind, specRules, specSize } from './job.js';
+import { type JobSpec, dealMaker, loadJobKind, specRules, specSize } from './job.js';
+import { type CompactRow, compactRow } from './rows.js';
 
 export interface ChunkTask {
   readonly spec: JobSpec;
   readonly deals: readonly number[];
+  /** The file URL of the module that exports the spec's kind as JOB_KIND, for a kind defined above src/batch (`loadJobKind`). */
+  readonly kindModule?: string;
 }
 
 export interface ChunkResult {
@@ -19,13 +22,13 @@ export interface ChunkResult {
 
 let current: { key: string; handle: (n: number, rows: CompactRow[]) => void } | null = null;
 
-async function handlerFor(spec: JobSpec): Promise<(n: number, rows: CompactRow[]) => void> {
-  const key = JSON.stringify(spec);
+async function handlerFor(spec: JobSpec, kindModule: string | undefined): Promise<(n: number, rows: CompactRow[]) => void> {
+  const key = JSON.stringify([spec, kindModule]);
   if (current?.key !== key) {
     current = null;
     const rules = specRules(spec);
     const deal = dealMaker(spec.source, specSize(spec));
-    const kind = jobKind(spec.kind);
+    const kind = await loadJobKind(spec.kind, kindModule);
     if (kind.prepare) await kind.prepare(spec);
     const run = kind.create(spec);
     current = {
@@ -41,7 +44,7 @@ async function handlerFor(spec: JobSpec): Promise<(n: number, rows: CompactRow[]
 }
 
 export async function runChunk(task: ChunkTask): Promise<ChunkResult> {
-  const handle = await handlerFor(task.spec);
+  const handle = await handlerFor(task.spec, task.kindModule);
   const rows: CompactRow[] = [];
   for (const n of task.deals) {
     try {

@@ -4,11 +4,12 @@
  *   0 done; 1 a negative answer (an invalid solution); 2 bad input (one line on stderr);
  *   70 a bug (the stack on stderr).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { type Command, CommanderError } from 'commander';
+import { fileError } from '../batch/fileio.js';
 import {
-  type Deal, type Rules, type Size, BOOK, FULL_SIZE, PYSOL, UserError, dealFromNumber, formatSize, headerMismatch, parseDealFile,
+  type Deal, type Rules, type Size, BOOK, DEAL_FILE_LIMITS, FULL_SIZE, PYSOL, SOLUTION_FILE_LIMITS, UserError, checkSolutionText, dealFromNumber, formatSize, headerMismatch, parseDealFile,
   parseDealNumber, PYSOL_MS_MAX, parseRules, parseSize, plural, pysolDeal, sizeEqual, sourceLabel,
 } from '../game/index.js';
 
@@ -73,7 +74,7 @@ const DEAL_SOURCES: readonly DealSource[] = [
     load: (_n, o, size) => {
       const file = o.deal!;
       const name = file === '-' ? '<stdin>' : file;
-      const deal = parseDealFile(readTextFile(file, 'deal file'), name);
+      const deal = parseDealFile(readTextFile(file, 'deal file', DEAL_FILE_LIMITS.bytes), name);
       if (size && !sizeEqual(size, deal.size))
         throw new UserError(`--size ${formatSize(size)} disagrees with ${name}, which has size ${formatSize(deal.size)}`);
       return { deal, label: `deal file ${name}${deal.source !== undefined ? ` (deal ${deal.source})` : ''}` };
@@ -139,23 +140,24 @@ export function prefixed<T>(option: string, f: () => T): T {
 // ---------------------------------------------------------------------------------------
 // Files, output, colour
 
-const READ_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-};
-
-/** Reads a text file ('-' is stdin); an unreadable file is a UserError naming it. */
-export function readTextFile(path: string, what: string): string {
+/**
+ * Reads a text file ('-' is stdin) of at most `maxBytes` bytes; an unreadable file, or a larger
+ * one, is a UserError naming it. A file's size is looked at before it is read.
+ */
+export function readTextFile(path: string, what: string, maxBytes: number): string {
+  const name = path === '-' ? '<stdin>' : `'${path}'`;
+  const tooBig = (n: number): UserError => new UserError(`${what} ${name} is ${n} bytes, more than a ${what} may hold (${maxBytes})`);
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    if (path !== '-') {
+      const st = statSync(path);
+      if (st.isFile() && st.size > maxBytes) throw tooBig(st.size);
+    }
+    const buf = readFileSync(path === '-' ? 0 : path);
+    if (buf.length > maxBytes) throw tooBig(buf.length);
+    return buf.toString('utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code !== undefined ? READ_ERRORS[code] : undefined;
-    if (why) throw new UserError(`cannot read ${what} '${path}': ${why}`);
-    throw e;
+    if (e instanceof UserError) throw e;
+    return fileError(e, `read ${what}`, path);
   }
 }
 
@@ -166,7 +168,8 @@ export function readTextFile(path: string, what: string): string {
  * stderr says so. The replay's verdict and exit status are left as they are.
  */
 export function readSolution(path: string, r: ResolvedDeal): string {
-  const text = readTextFile(path, 'solution file');
+  const text = readTextFile(path, 'solution file', SOLUTION_FILE_LIMITS.bytes);
+  checkSolutionText(text, path === '-' ? '<stdin>' : path);
   const mismatch = headerMismatch(text, r.deal, r.rules);
   if (mismatch !== null)
     process.stderr.write(`limited: warning: the solution file ${path === '-' ? '<stdin>' : `'${path}'`} was ${mismatch}\n`);

@@ -8,7 +8,7 @@
  * one that has `solvePreset(deal, rules, preset, opts)`, and with one whose `solve()` takes a
  * `preset` option. The options given are always one plain object.
  */
-import { type Deal, type PackedMove, type Rules, UserError } from '../game/index.js';
+import { type Deal, type PackedMove, type Rules, UserError, shown } from '../game/index.js';
 import { HEURISTICS } from '../solver/heuristics.js';
 import * as search from '../solver/index.js';
 import { type SearchRun, type SolveOptions, type SolveResult, type Solver } from '../solver/index.js';
@@ -78,7 +78,7 @@ export function checkHeuristic(name: string): string {
 export function positiveInteger(option: string, text: string): number {
   const t = text.trim().replace(/_/g, '');
   const n = Number(t);
-  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`${option} must be a whole number >= 1, not '${text}'`);
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`${option} must be a whole number >= 1, not '${shown(text)}'`);
   return n;
 }
 
@@ -86,8 +86,8 @@ export function positiveInteger(option: string, text: string): number {
 export function positiveNumber(option: string, text: string): number {
   const t = text.trim();
   const n = Number(t);
-  if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) || !Number.isFinite(n) || n <= 0)
-    throw new UserError(`${option} must be a number > 0, not '${text}'`);
+  if (!/^(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(t) || !Number.isFinite(n) || n <= 0)
+    throw new UserError(`${option} must be a number > 0, not '${shown(text)}'`);
   return n;
 }
 

@@ -10,7 +10,7 @@
  * difference is the row's won share less its baseline's on the same deals, (b − c) / n, with
  * Newcombe's paired interval (pairedDifference); there too unknown counts as not won.
  */
-import { csvText } from '../batch/files.js';
+import { csvText } from '../batch/csv.js';
 import { type PairedCounts, pairedDifference, winInterval } from '../batch/stats.js';
 import { formatRange } from '../batch/range.js';
 import { type ExperimentRow } from './matrix.js';

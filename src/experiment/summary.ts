@@ -5,13 +5,16 @@
  *
  * The files may hold a million rows each, so they are streamed line by line and nothing is kept
  * per deal but one byte of the baseline's outcome (a Uint8Array over the range) and one of the
- * row's own (to catch a deal twice); the verdict is the only field read.
+ * row's own (to catch a deal twice). Every row is checked as resume and merge check it
+ * (src/batch/rows.ts); the verdict is the only field used.
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { UserError } from '../game/index.js';
-import { runDifference } from '../batch/compare.js';
-import { type Meta, lineDeal, parseCsvLine, readMeta } from '../batch/files.js';
+import { runDifference } from '../batch/difference.js';
+import { type JobSpec } from '../batch/job.js';
+import { checkHeader, rowCodec } from '../batch/rows.js';
+import { type Meta, readMeta } from '../batch/sidecar.js';
 import { type DealRange, formatRange } from '../batch/range.js';
 import { type PairedCounts } from '../batch/stats.js';
 import { type ExperimentRow } from './matrix.js';
@@ -66,12 +69,13 @@ export interface ReadRow {
 }
 
 /**
- * Streams a complete results file of `range`: counts its verdicts and, given the baseline's
- * outcomes on the same range, the paired table. Unknown (a solver's budget ran out) counts as
- * not won in the table. Every deal of the range must be there once (else a UserError naming the
- * file and line).
+ * Streams a complete results file of `range`, made by `spec`: counts its verdicts and, given the
+ * baseline's outcomes on the same range, the paired table. Unknown (a solver's budget ran out)
+ * counts as not won in the table. Every deal of the range must be there once, every row well
+ * formed (else a UserError naming the file and line).
  */
-export async function readRow(file: string, range: DealRange, baseline: Outcomes | null, keep: boolean): Promise<ReadRow> {
+export async function readRow(file: string, spec: JobSpec, range: DealRange, baseline: Outcomes | null, keep: boolean): Promise<ReadRow> {
+  const codec = rowCodec(spec);
   const seen: Outcomes = new Uint8Array(range.count);
   let won = 0;
   let lost = 0;
@@ -81,7 +85,6 @@ export async function readRow(file: string, range: DealRange, baseline: Outcomes
   let b = 0;
   let c = 0;
   let d = 0;
-  let verdictAt = -1;
   let lineNo = 0;
   const input = createReadStream(file, { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
@@ -89,23 +92,19 @@ export async function readRow(file: string, range: DealRange, baseline: Outcomes
     for await (const line of lines) {
       lineNo++;
       if (lineNo === 1) {
-        const cols = parseCsvLine(line);
-        verdictAt = cols.indexOf('verdict');
-        if (verdictAt < 0) throw new UserError(`${file}: the header has no column 'verdict'`);
+        checkHeader(file, line.charCodeAt(0) === 0xfeff ? line.slice(1) : line, spec);
         continue;
       }
       if (line === '') continue;
-      const deal = lineDeal(line);
+      const { deal, verdict: v } = codec.decode(line, lineNo, file);
       const i = deal - range.from;
       if (!(i >= 0 && i < range.count)) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is not among the deals ${formatRange(range)}`);
       if (seen[i] !== 0) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is in the file twice`);
-      const v = parseCsvLine(line)[verdictAt];
       const isWon = v === 'won';
       if (isWon) won++;
       else if (v === 'lost') lost++;
       else if (v === 'unsolvable') unsolvable++;
-      else if (v === 'unknown') unknown++;
-      else throw new UserError(`${file}, line ${lineNo}: verdict '${v ?? ''}' is not won, lost, unsolvable or unknown`);
+      else unknown++;
       seen[i] = isWon ? 2 : 1;
       if (baseline) {
         const base = baseline[i]!;

@@ -9,11 +9,11 @@
  * options given now, not only the rows run (`--only` runs a subset; the others keep what an
  * earlier run left): a row made with other options is left out with a note saying why.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../game/index.js';
-import { checkWritable, writeAtomic } from '../batch/files.js';
-import { headerOf } from '../batch/job.js';
+import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
+import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';
 import { refuseForeign, runBatch } from '../batch/run.js';
@@ -80,12 +80,8 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const matrix = tacticsMatrix(cfg);
   const chosen = selectRows(matrix, cfg.only);
-  try {
-    mkdirSync(cfg.dir, { recursive: true });
-  } catch {
-    // checkWritable says why
-  }
   const summaryFiles = ['tactics.csv', 'tactics.md', 'tactics.svg'].map((f) => join(cfg.dir, f));
+  makeDir(cfg.dir, `experiment file '${summaryFiles[0]}'`);
   for (const f of summaryFiles) checkWritable(f, 'experiment file');
   // Before any work: every chosen row's file must be resumable with these options.
   const states = new Map<string, RowState>();
@@ -157,12 +153,13 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
     missing,
   };
   const [csvFile, mdFile, svgFile] = summaryFiles as [string, string, string];
-  writeAtomic(csvFile, tacticsCsv(lines));
-  writeAtomic(mdFile, tacticsMarkdown(lines, header));
+  writeAtomic(csvFile, tacticsCsv(lines), 'experiment file');
+  writeAtomic(mdFile, tacticsMarkdown(lines, header), 'experiment file');
   const counts = [...new Set(lines.map((l) => `${l.row.group} ${l.row.range.count}`))].join(', ');
   writeAtomic(
     svgFile,
     tacticsSvg({ ...tacticsTitles(cfg.from, lines[0]?.row.spec.size ?? '', counts, SOLVER_PRESET, cfg.solverNodes), lines }),
+    'experiment file',
   );
   return { status: 'done', lines, missing, files: summaryFiles };
 }
@@ -183,7 +180,7 @@ export async function summarizeRows(
     if (baselines.has(name)) return baselines.get(name)!;
     const row = matrix.find((r) => r.name === name)!;
     const st = rowState(row, rowFile(dir, row));
-    const out = st.state === 'complete' ? (await readRow(rowFile(dir, row), row.range, null, true)).outcomes : null;
+    const out = st.state === 'complete' ? (await readRow(rowFile(dir, row), row.spec, row.range, null, true)).outcomes : null;
     baselines.set(name, out);
     return out;
   };
@@ -205,7 +202,7 @@ export async function summarizeRows(
     const isBaseline = row.baseline === row.name;
     const base = isBaseline ? null : await baselineOf(row.baseline);
     // A baseline keeps its outcomes for the rows after it (the matrix lists baselines first).
-    const r = await readRow(file, row.range, base, isBaseline);
+    const r = await readRow(file, row.spec, row.range, base, isBaseline);
     if (isBaseline) baselines.set(row.name, r.outcomes);
     lines.push(tacticsLine(row, r.counts, r.paired, metaSeconds(st.meta), file));
   }

@@ -45,9 +45,9 @@ export function dealFromOrder(cards: readonly Card[], size: Size, source?: strin
 /** Reads a deal number as typed by a user: a whole decimal number 0 <= n < 2^53. */
 export function parseDealNumber(text: string): number {
   const t = text.trim();
-  if (!/^\d+$/.test(t)) throw new UserError(`deal number '${text}' is not a whole number from 0 to ${MAX_DEAL_NUMBER}`);
+  if (!/^\d+$/.test(t)) throw new UserError(`deal number '${shown(text)}' is not a whole number from 0 to ${MAX_DEAL_NUMBER}`);
   const n = Number(t);
-  if (!Number.isSafeInteger(n)) throw new UserError(`deal number '${text}' is too large (the largest is ${MAX_DEAL_NUMBER})`);
+  if (!Number.isSafeInteger(n)) throw new UserError(`deal number '${shown(text)}' is too large (the largest is ${MAX_DEAL_NUMBER})`);
   return n;
 }
 
@@ -102,8 +102,26 @@ export function formatDealFile(deal: Deal, rules?: Rules): string {
 }
 
 /**
+ * What a deal file may hold. A deal file is a few hundred bytes (104 cards and a few lines of
+ * comments); the caps keep input of any size to a one-line error, read in bounded time.
+ */
+export const DEAL_FILE_LIMITS = {
+  /** The whole file, bytes. */
+  bytes: 64 * 1024,
+  /** One line, characters. */
+  lineChars: 1000,
+  /** Cards on one line (a row, the stock line, a stock continuation line): the largest deck's. */
+  cardsPerLine: 104,
+} as const;
+
+/** Throws a one-line UserError (`where` names the line) when `line` is longer than `max` characters. */
+export function checkLineLength(line: string, max: number, where: string): void {
+  if (line.length > max) throw new UserError(`${where}: a line of ${line.length} characters, longer than the ${max} a line may have`);
+}
+
+/**
  * Reads a deal file (RULES.md). Every error names the line (`name:LINE: ...`) and what is
- * wrong, and is thrown as a UserError.
+ * wrong, and is thrown as a UserError; so is a file past DEAL_FILE_LIMITS.
  */
 export function parseDealFile(text: string, name = 'deal file'): Deal {
   const where = (line: number) => `${name}:${line}`;
@@ -115,7 +133,14 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
   let stock: { line: number; words: string[]; lines: number[] } | undefined;
   let inStock = false;
   const seenKeys = new Map<string, number>();
+  if (text.length > DEAL_FILE_LIMITS.bytes)
+    throw new UserError(`${name}: ${text.length} characters, more than a deal file may hold (${DEAL_FILE_LIMITS.bytes})`);
   const lines = text.split(/\r?\n/);
+  const cardsOnLine = (words: readonly string[], lineNo: number): readonly string[] => {
+    if (words.length > DEAL_FILE_LIMITS.cardsPerLine)
+      throw new UserError(`${where(lineNo)}: ${words.length} cards on one line, more than a deck holds (${DEAL_FILE_LIMITS.cardsPerLine})`);
+    return words;
+  };
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     const raw = lines[i]!;
@@ -123,11 +148,14 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
     const body = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
     if (body === '') continue;
     const m = /^([a-z]+)(?:\s+(\d+))?\s*:(.*)$/i.exec(body);
+    // An unknown line is named as such (quoted short), whatever its length; a line read for its cards is capped.
+    if (m || (inStock && stock)) checkLineLength(raw, DEAL_FILE_LIMITS.lineChars, where(lineNo));
     if (!m) {
       if (inStock && stock) {
-        const words = body.split(/\s+/);
-        stock.words.push(...words);
-        stock.lines.push(...words.map(() => lineNo));
+        for (const w of cardsOnLine(body.split(/\s+/), lineNo)) {
+          stock.words.push(w);
+          stock.lines.push(lineNo);
+        }
         continue;
       }
       throw new UserError(`${where(lineNo)}: unknown line '${shown(body)}' (expected deal:, rules:, size:, row N: or stock:)`);
@@ -166,11 +194,11 @@ export function parseDealFile(text: string, name = 'deal file'): Deal {
         const r = Number(m[2]);
         const prev = rowTexts.get(r);
         if (prev) throw new UserError(`${where(lineNo)}: row ${r} repeated (first on line ${prev.line})`);
-        rowTexts.set(r, { line: lineNo, words: value === '' ? [] : value.split(/\s+/) });
+        rowTexts.set(r, { line: lineNo, words: value === '' ? [] : [...cardsOnLine(value.split(/\s+/), lineNo)] });
         break;
       }
       case 'stock': {
-        const words = value === '' ? [] : value.split(/\s+/);
+        const words = value === '' ? [] : [...cardsOnLine(value.split(/\s+/), lineNo)];
         stock = { line: lineNo, words, lines: words.map(() => lineNo) };
         inStock = true;
         break;

@@ -51,7 +51,7 @@
  */
 import { type Card, formatCard, makeCard } from './cards.js';
 import { type Deal, dealFromOrder } from './deal.js';
-import { UserError } from './errors.js';
+import { UserError, shown } from './errors.js';
 import { FULL_SIZE } from './rules.js';
 
 /** The largest seed PySolFC's Microsoft generator takes: `LCRandom31.MAX_SEED` = 2^33 - 1. */
@@ -83,7 +83,7 @@ const ACCEPTED = `use 1 to ${PYSOL_MAX} or ms1 to ms${PYSOL_MS_MAX}`;
 export function parsePysolGame(text: string): PysolGame {
   const t = String(text).trim();
   const bad = (): never => {
-    throw new UserError(`PySolFC game number '${text}' is not valid: ${ACCEPTED}`);
+    throw new UserError(`PySolFC game number '${shown(text)}' is not valid: ${ACCEPTED}`);
   };
   const ms = /^ms(\d+)$/i.exec(t);
   if (ms) {
@@ -269,7 +269,7 @@ export function pysolOrderedDeck(packs: number): Card[] {
  */
 export function pysolDeal(text: string | number): Deal {
   if (typeof text === 'number' && !Number.isSafeInteger(text))
-    throw new UserError(`PySolFC game number '${text}' is not valid: ${ACCEPTED}`);
+    throw new UserError(`PySolFC game number '${shown(String(text))}' is not valid: ${ACCEPTED}`);
   const game = parsePysolGame(String(text));
   const cards = pysolShuffle(pysolOrderedDeck(2), pysolRandom(game));
   // Everything is dealt from the end of the shuffled list (see the module comment).

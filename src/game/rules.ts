@@ -1,4 +1,4 @@
-import { UserError } from './errors.js';
+import { UserError, shown } from './errors.js';
 
 export type Building = 'pairs' | 'none' | 'suit';
 export type SecondDeal = 'privileged' | 'none';
@@ -37,41 +37,48 @@ const SECOND_DEALS: readonly SecondDeal[] = ['privileged', 'none'];
 /**
  * Parses a rules text: a preset name and/or `option=value` words, e.g. `book`,
  * `pysol privileged=2`, `building=suit second-deal=none`. Words apply left to right on top
- * of `base` (default: the book preset).
+ * of `base` (default: the book preset). At most one preset, before the options: a second
+ * preset, or one after options, would silently undo the words before it.
  */
 export function parseRules(text: string, base: Rules = BOOK): Rules {
   let r: Rules = base;
   const words = text.trim().split(/[\s,]+/).filter((w) => w.length > 0);
   if (words.length === 0) throw new UserError('empty rules: give a preset (book, pysol) or option=value words');
+  let presetWord: string | undefined;
+  let optionWord: string | undefined;
   for (const w of words) {
     const preset = PRESETS[w.toLowerCase()];
     if (preset) {
+      if (presetWord !== undefined) throw new UserError(`two presets in one rules text, '${shown(presetWord)}' and '${shown(w)}': give one (then option=value words)`);
+      if (optionWord !== undefined) throw new UserError(`the preset '${shown(w)}' comes after '${shown(optionWord)}', which it would undo: give the preset first`);
+      presetWord = w;
       r = preset;
       continue;
     }
+    optionWord ??= w;
     const m = /^([a-z-]+)=(.+)$/i.exec(w);
-    if (!m) throw new UserError(`unknown rules word '${w}' (presets: ${Object.keys(PRESETS).join(', ')}; options: building=, second-deal=, privileged=)`);
+    if (!m) throw new UserError(`unknown rules word '${shown(w)}' (presets: ${Object.keys(PRESETS).join(', ')}; options: building=, second-deal=, privileged=)`);
     const key = m[1]!.toLowerCase();
     const value = m[2]!.toLowerCase();
     switch (key) {
       case 'building':
         if (!(BUILDINGS as readonly string[]).includes(value))
-          throw new UserError(`unknown value '${m[2]}' for building (pairs, none, suit)`);
+          throw new UserError(`unknown value '${shown(m[2]!)}' for building (pairs, none, suit)`);
         r = { ...r, building: value as Building };
         break;
       case 'second-deal':
         if (!(SECOND_DEALS as readonly string[]).includes(value))
-          throw new UserError(`unknown value '${m[2]}' for second-deal (privileged, none)`);
+          throw new UserError(`unknown value '${shown(m[2]!)}' for second-deal (privileged, none)`);
         r = { ...r, secondDeal: value as SecondDeal };
         break;
       case 'privileged': {
         const n = /^[1-8]$/.test(value) ? Number(value) : NaN;
-        if (!(n >= 1 && n <= 8)) throw new UserError(`privileged must be a whole number from 1 to 8, not '${m[2]}'`);
+        if (!(n >= 1 && n <= 8)) throw new UserError(`privileged must be a whole number from 1 to 8, not '${shown(m[2]!)}'`);
         r = { ...r, privileged: n };
         break;
       }
       default:
-        throw new UserError(`unknown rules option '${m[1]}' (building, second-deal, privileged)`);
+        throw new UserError(`unknown rules option '${shown(m[1]!)}' (building, second-deal, privileged)`);
     }
   }
   return r;
@@ -94,14 +101,14 @@ export function formatRules(r: Rules): string {
  */
 export function parseSize(text: string, sep: ' ' | ',' = ' '): Size {
   const m = /^\s*(\d+)x(\d+)\s*[\s,]\s*(\d+)x(\d+)\s*$/i.exec(text);
-  if (!m) throw new UserError(`size '${text}' is not of the form DxR${sep}CxW (packs x ranks, columns x rows), e.g. '2x13${sep}12x3'`);
+  if (!m) throw new UserError(`size '${shown(text)}' is not of the form DxR${sep}CxW (packs x ranks, columns x rows), e.g. '2x13${sep}12x3'`);
   const [packs, ranks, columns, rows] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
-  if (packs < 1 || packs > 2) throw new UserError(`size '${text}': packs must be 1 or 2`);
-  if (ranks < 1 || ranks > 13) throw new UserError(`size '${text}': ranks must be 1 to 13`);
-  if (columns < 1 || columns > MAX_COLUMNS) throw new UserError(`size '${text}': columns must be 1 to ${MAX_COLUMNS}`);
-  if (rows < 1 || rows > MAX_ROWS) throw new UserError(`size '${text}': rows must be 1 to ${MAX_ROWS}`);
+  if (packs < 1 || packs > 2) throw new UserError(`size '${shown(text)}': packs must be 1 or 2`);
+  if (ranks < 1 || ranks > 13) throw new UserError(`size '${shown(text)}': ranks must be 1 to 13`);
+  if (columns < 1 || columns > MAX_COLUMNS) throw new UserError(`size '${shown(text)}': columns must be 1 to ${MAX_COLUMNS}`);
+  if (rows < 1 || rows > MAX_ROWS) throw new UserError(`size '${shown(text)}': rows must be 1 to ${MAX_ROWS}`);
   if (columns * rows > packs * ranks * 4)
-    throw new UserError(`size '${text}': the layout needs ${columns * rows} cards but the deck has ${packs * ranks * 4}`);
+    throw new UserError(`size '${shown(text)}': the layout needs ${columns * rows} cards but the deck has ${packs * ranks * 4}`);
   return { packs, ranks, columns, rows };
 }
 

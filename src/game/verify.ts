@@ -1,5 +1,5 @@
 import { formatCard, SUIT_SYMBOLS } from './cards.js';
-import { type Deal, sourceLabel } from './deal.js';
+import { type Deal, checkLineLength, sourceLabel } from './deal.js';
 import { UserError, plural, shown } from './errors.js';
 import { type ParsedMove, formatMove, formatPlace, parseMove } from './notation.js';
 import { type Rules, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './rules.js';
@@ -90,6 +90,21 @@ export interface ReplayResult {
   /** The first bad move: its number and its line in the text (both 1-based), its text as written (no comment), and why. */
   readonly error?: { readonly index: number; readonly line: number; readonly text: string; readonly reason: string };
   readonly game: Game;
+}
+
+/** What a solution file may hold: the longest solutions are a few hundred moves, a few kilobytes. */
+export const SOLUTION_FILE_LIMITS = {
+  /** The whole file, bytes. */
+  bytes: 1024 * 1024,
+  /** One line, characters. */
+  lineChars: 1000,
+} as const;
+
+/** Throws a one-line UserError when a solution text is past SOLUTION_FILE_LIMITS (`name` names it). */
+export function checkSolutionText(text: string, name: string): void {
+  if (text.length > SOLUTION_FILE_LIMITS.bytes)
+    throw new UserError(`${name}: ${text.length} characters, more than a solution file may hold (${SOLUTION_FILE_LIMITS.bytes})`);
+  text.split(/\r?\n/).forEach((line, i) => checkLineLength(line, SOLUTION_FILE_LIMITS.lineChars, `${name}:${i + 1}`));
 }
 
 /**

@@ -1,13 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import {
-  type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, sizeEqual,
+  type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, shown, sizeEqual,
 } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_PRESET } from '../../solver/index.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
 import { type BatchConfig, runBatch } from '../../batch/run.js';
-import { checkWritable, nameSlug, prepareOut, withTag } from '../../batch/files.js';
+import { checkWritable, prepareOut } from '../../batch/fileio.js';
+import { nameSlug, withTag } from '../../batch/names.js';
 import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
@@ -50,11 +51,11 @@ export const commandLine = (args: readonly string[]): string => ['limited', ...a
 /** `--pysol-range 1-1000`: PySolFC game numbers A to B (1 <= A <= B). */
 function parsePysolRange(text: string): DealRange {
   const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new UserError(`--pysol-range must be A-B, PySolFC game numbers from A to B (1 <= A <= B), e.g. 1-1000, not '${text}'`);
+  if (!m) throw new UserError(`--pysol-range must be A-B, PySolFC game numbers from A to B (1 <= A <= B), e.g. 1-1000, not '${shown(text)}'`);
   const a = Number(m[1]);
   const b = Number(m[2]);
   if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 1 || b < a || b > MAX_DEAL_NUMBER)
-    throw new UserError(`--pysol-range ${text}: need 1 <= A <= B <= ${MAX_DEAL_NUMBER}`);
+    throw new UserError(`--pysol-range ${shown(text)}: need 1 <= A <= B <= ${MAX_DEAL_NUMBER}`);
   return { from: a, count: b - a + 1 };
 }
 

@@ -3,10 +3,11 @@ import { type Command, Option } from 'commander';
 import { type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, plural, sizeEqual } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_OPTIONS } from '../../solver/index.js';
-import { type BenchConfig, runBench } from '../../bench/run.js';
-import { parseHeuristics } from '../../bench/heuristics.js';
-import { formatReport } from '../../bench/report.js';
-import { type DealList, loadSet, rangeList, setNames } from '../../bench/sets.js';
+import { type BenchConfig } from '../../compare/result.js';
+import { prepareOutDir, runBench } from '../../compare/run.js';
+import { parseHeuristics } from '../../compare/heuristics.js';
+import { formatReport } from '../../compare/report.js';
+import { type DealList, loadSet, rangeList, setNames } from '../../compare/sets.js';
 import { examples, out, prefixed, run, warnWorkers } from '../common.js';
 import { positiveInteger, positiveNumber } from '../solver-api.js';
 import { commandLine } from './batch.js';
@@ -141,6 +142,8 @@ the files of an earlier benchmark in --out are kept).
     .action(
       run(async (o: BenchCliOptions) => {
         const cfg = benchConfig(o, process.argv.slice(2));
+        // Before the line that says the run starts: a bad --out stays the one line it is.
+        prepareOutDir(cfg.outDir);
         warnWorkers(cfg.workers);
         const b = cfg.solver;
         process.stderr.write(

@@ -1,9 +1,8 @@
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import {
   type Deal, type PackedMove, type Tactics, NO_RESTRICTION, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
 } from '../../game/index.js';
+import { checkWritable, writeAtomic } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
@@ -183,24 +182,9 @@ async function solveInSteps(run: SearchRun, line: { show: (p: Progress) => void 
 }
 
 /** Fails early (before a long search) when --solution-out cannot be written. */
-function checkWritable(file: string): void {
+function checkSolutionOut(file: string): void {
   if (file === '-') throw new UserError(`--solution-out needs a file name ('-' is not accepted: stdout holds the report)`);
-  const dir = dirname(file);
-  try {
-    if (!statSync(dir).isDirectory()) throw new UserError(`cannot write solution file '${file}': '${dir}' is not a directory`);
-    accessSync(dir, constants.W_OK);
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UserError(`cannot write solution file '${file}': no such directory '${dir}'`);
-    if (code === 'EACCES' || code === 'EPERM') throw new UserError(`cannot write solution file '${file}': permission denied`);
-    throw e;
-  }
-  try {
-    if (statSync(file).isDirectory()) throw new UserError(`cannot write solution file '${file}': it is a directory`);
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-  }
+  checkWritable(file, 'solution file');
 }
 
 /** A word for the shell: quoted when it holds anything but safe characters. */
@@ -440,7 +424,7 @@ export function registerSolve(program: Command): void {
         stdinOnce({ '--deal': o.deal, '--after': o.after });
         const r = resolveDeal(n, o);
         const opts = solveOptionsFromFlags(o);
-        if (o.solutionOut !== undefined) checkWritable(o.solutionOut);
+        if (o.solutionOut !== undefined) checkSolutionOut(o.solutionOut);
         const at = gameAfter(r, o.after);
         if (!at) return;
         const from = at.game.history();
@@ -454,11 +438,7 @@ export function registerSolve(program: Command): void {
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
             const verify = verifyCommand(n, o, r, o.solutionOut);
-            try {
-              writeFileSync(o.solutionOut, formatSolution([...from, ...res.moves], solutionHeader(r, r.deal, res, verify, after)));
-            } catch (e) {
-              throw new UserError(`cannot write solution file '${o.solutionOut}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-            }
+            writeAtomic(o.solutionOut, formatSolution([...from, ...res.moves], solutionHeader(r, r.deal, res, verify, after)), 'solution file');
             if (!o.json) out(`solution written to ${o.solutionOut}; check it with: ${verify}`);
           } else {
             process.stderr.write(`limited: no solution written to ${o.solutionOut}: the verdict is ${res.verdict}\n`);

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type Command } from 'commander';
 import { examples, run } from '../common.js';
 import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
@@ -33,7 +31,6 @@ export function registerStart(program: Command): void {
     )
     .action(
       run(async (o: { fresh?: boolean; workers?: string; progress?: boolean }) => {
-        mkdirSync(dirname(START_OUT), { recursive: true });
         const opts: BatchCliOptions = { ...START, progress: o.progress !== false, ...(o.workers !== undefined ? { workers: o.workers } : {}) };
         const args = [...START_ARGS, ...(o.workers !== undefined ? ['--workers', o.workers] : [])];
         const cfg = { ...batchConfig(opts, args), fresh: o.fresh === true };

@@ -1,9 +1,8 @@
 /** The benchmark's report as text: what `limited bench` prints, and bench.txt. */
 import { formatDuration } from '../batch/progress.js';
 import { plural } from '../game/index.js';
-import { type BenchResult } from './run.js';
+import { type BenchResult } from './result.js';
 import { type Paired } from './stats.js';
-
 
 const pct = (a: number, n: number): string => (n > 0 ? `${((100 * a) / n).toFixed(1)} %` : '--');
 

@@ -13,12 +13,14 @@
  * same on any machine and with any worker count, and so is the signature: the total of the
  * nodes over all deals and heuristics. A change in it means the search changed.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
-import { type CompactRow, type JobSpec, dealMaker, limitOf, verdictOf } from '../batch/job.js';
-import { checkWritable, csvText, writeAtomic } from '../batch/files.js';
+import { csvText } from '../batch/csv.js';
+import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
+import { dealMaker } from '../batch/job.js';
+import { type CompactRow, limitOf, verdictOf } from '../batch/rows.js';
 import { gitCommit, machine, toolVersion } from '../batch/machine.js';
 import { Progress } from '../batch/progress.js';
 import { defaultChunk } from '../batch/range.js';
@@ -26,55 +28,11 @@ import { BatchSolverError, workerFile } from '../batch/run.js';
 import { type ChunkResult, type ChunkTask } from '../batch/worker.js';
 import { chartSvg } from './chart.js';
 import { type HeuristicRef, checkOnDeal, resolveHeuristic } from './heuristics.js';
-import { type BenchSolver, benchSpec } from './job.js';
+import { benchKindModule, benchSpec } from './job.js';
 import { formatReport } from './report.js';
 import { type DealList } from './sets.js';
-import { type BenchCell, type HeuristicSummary, type Paired, pairedComparison, summarizeCells } from './stats.js';
-
-export interface BenchConfig {
-  readonly list: DealList;
-  /** The rules in force (the list's, or --rules). */
-  readonly rules: Rules;
-  readonly heuristics: readonly HeuristicRef[];
-  readonly solver: BenchSolver;
-  readonly workers: number;
-  /** Deals per chunk (default: small, since each deal is searched once per heuristic). */
-  readonly chunk?: number;
-  readonly outDir: string;
-  readonly progress: boolean;
-  /** The command line, for bench.json and the report. */
-  readonly command: string;
-}
-
-/** One row of bench.csv before it is written. */
-export interface BenchRow extends BenchCell {
-  readonly deal: number;
-  readonly heuristic: string;
-  readonly limit: string;
-  readonly states: number;
-  readonly solutionLength: number;
-  readonly bestHome: number;
-}
-
-export interface BenchResult {
-  readonly config: BenchConfig;
-  readonly spec: JobSpec;
-  readonly labels: readonly string[];
-  /** cells[h][i]: heuristic h on the i-th deal of the list. */
-  readonly cells: readonly (readonly BenchRow[])[];
-  readonly summaries: readonly HeuristicSummary[];
-  /** paired[h] for h >= 1: heuristic h against heuristic 0. */
-  readonly paired: readonly (Paired | null)[];
-  /** Total nodes over all deals and heuristics. */
-  readonly signature: number;
-  /** No time budget: the signature and every column but ms are the same on any machine. */
-  readonly deterministic: boolean;
-  /** Wall-clock seconds of the run, the workers used. */
-  readonly seconds: number;
-  readonly workers: number;
-  readonly startedAt: string;
-  readonly files: { readonly csv: string; readonly svg: string; readonly txt: string; readonly json: string };
-}
+import { type BenchConfig, type BenchResult, type BenchRow } from './result.js';
+import { pairedComparison, summarizeCells } from './stats.js';
 
 export const CSV_COLUMNS = [
   'deal', 'source', 'rules', 'size', 'search', 'heuristic', 'max_nodes', 'max_seconds', 'verdict', 'limit', 'nodes', 'states',
@@ -116,16 +74,9 @@ function refuseForeign(files: BenchResult['files']): void {
  * Throws UserError.
  */
 export function prepareOutDir(dir: string): BenchResult['files'] {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UserError(`--out '${dir}': a file is in the way (give a directory)`);
-    if (code === 'EACCES' || code === 'EPERM') throw new UserError(`--out '${dir}': permission denied`);
-    throw e;
-  }
-  if (!statSync(dir).isDirectory()) throw new UserError(`--out '${dir}' is a file, not a directory`);
   const files = { csv: join(dir, 'bench.csv'), svg: join(dir, 'bench.svg'), txt: join(dir, 'bench.txt'), json: join(dir, 'bench.json') };
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`--out '${dir}' is a file, not a directory`);
+  makeDir(dir, `benchmark file '${files.json}'`);
   for (const f of Object.values(files)) checkWritable(f, 'benchmark file');
   refuseForeign(files);
   return files;
@@ -198,8 +149,9 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
   if (process.stderr.isTTY) progress.update(state(), true);
   const tasks: Promise<void>[] = [];
   try {
-    for (let k = 0; k < n; k += chunk) {
-      const task: ChunkTask = { spec, deals: list.deals.slice(k, k + chunk) };
+    const kindModule = benchKindModule();
+  for (let k = 0; k < n; k += chunk) {
+      const task: ChunkTask = { spec, deals: list.deals.slice(k, k + chunk), kindModule };
       tasks.push(
         pool.run(task).then(take, (e: unknown) => {
           if (!failure) throw e;
@@ -282,7 +234,7 @@ function writeOutputs(r: BenchResult): void {
     signature: { nodes: r.signature, deterministic: r.deterministic },
     figures: r.labels.map((label, h) => ({ heuristic: label, ...r.summaries[h]!, pairedWithFirst: r.paired[h] ?? null })),
   };
-  writeAtomic(r.files.json, JSON.stringify(json, null, 2) + '\n');
+  writeAtomic(r.files.json, JSON.stringify(json, null, 2) + '\n', 'benchmark file');
   const records: (string | number)[][] = [[...CSV_COLUMNS]];
   for (let i = 0; i < list.deals.length; i++) {
     for (let h = 0; h < r.labels.length; h++) {
@@ -293,15 +245,16 @@ function writeOutputs(r: BenchResult): void {
       ]);
     }
   }
-  writeAtomic(r.files.csv, csvText(records));
-  writeAtomic(r.files.svg, chartSvg({
+  writeAtomic(r.files.csv, csvText(records), 'benchmark file');
+  const svg = chartSvg({
     title: `Deals decided against node budget: ${list.name}`,
     subtitle: `${list.deals.length} deals (${list.description}), rules ${formatRules(r.config.rules)}, search=${r.config.solver.search}` +
       (b.maxSeconds !== null ? `, max ${b.maxSeconds} s a search` : ''),
     deals: list.deals.length,
     maxNodes: b.maxNodes,
     series: r.labels.map((label, h) => ({ label, cells: r.cells[h]! })),
-  }));
+  });
+  writeAtomic(r.files.svg, svg, 'benchmark file');
   const report = formatReport(r);
-  writeAtomic(r.files.txt, report);
+  writeAtomic(r.files.txt, report, 'benchmark file');
 }

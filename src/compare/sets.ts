@@ -23,7 +23,7 @@ import { basename, join, resolve } from 'node:path';
 import {
   type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual,
 } from '../game/index.js';
-import { nameSlug } from '../batch/files.js';
+import { nameSlug } from '../batch/names.js';
 import { packageRoot } from '../batch/machine.js';
 import { type DealSourceKind } from '../batch/job.js';
 

@@ -1,23 +1,21 @@
 /**
- * The `bench` job kind of the batch worker pool (registered in src/batch/job.ts JOB_KINDS):
+ * The `bench` job kind of the batch worker pool (handed to the pool by this module's URL,
+ * benchKindModule(), with each task: src/batch/job.ts `loadJobKind`):
  * every heuristic of `spec.variants` searches each deal, one after another in the same worker,
  * with the same search and budgets. One Solver per worker, reused for every deal and heuristic.
  *
  * `prepare` import()s the users' heuristic modules once per worker (their file URLs are the
  * variants); `create` wraps every heuristic in `guard` so that a throw or a bad score becomes a
  * HeuristicError naming it.
- *
- * This module must not import src/batch/job.ts at run time (that module imports this one):
- * types only.
  */
 import { type Deal, type Rules, type Size, formatRules, formatSize } from '../game/index.js';
 import { type Heuristic } from '../solver/heuristics.js';
-import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, Solver } from '../solver/index.js';
-import type { DealOutcome, DealSourceKind, JobKind, JobSpec, SolverSpec } from '../batch/job.js';
-import { solveOutcome } from '../batch/outcome.js';
+import { type SearchKind, type SolveOptions, DEFAULT_OPTIONS, Solver } from '../solver/index.js';
+import { type DealSourceKind, type JobKind, type JobSpec, type SolverSpec, solveOutcome } from '../batch/job.js';
+import { builtModule } from '../batch/machine.js';
 import { type HeuristicRef, guard, heuristicFor, importHeuristic, refKey, variantLabel } from './heuristics.js';
 
-export const BENCH_JOB: JobKind = {
+export const JOB_KIND: JobKind = {
   name: 'bench',
   async prepare(spec) {
     for (const v of spec.variants ?? []) if (v.startsWith('file:')) await importHeuristic(v, variantLabel(v));
@@ -49,6 +47,9 @@ export const BENCH_JOB: JobKind = {
     };
   },
 };
+
+/** This module as the workers import it: the kind's module of every bench task. */
+export const benchKindModule = (): string => builtModule(new URL('./job.js', import.meta.url));
 
 export interface BenchSolver {
   readonly search: SearchKind;

@@ -1,0 +1,234 @@
+/**
+ * Writing files safely, shared by every command that writes one: an fs error as one line naming
+ * the file (`fileError`), an early check that a file can be written (`checkWritable`), an --out
+ * file's directories (`prepareOut`) and a file written whole or not at all (`writeAtomic`).
+ */
+import {
+  accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync,
+} from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UserError } from '../game/index.js';
+import { tmpPath } from './names.js';
+
+/** fs error codes in words (ENOENT: for a file written, its directory; for one read, `fileError` says 'no such file'). */
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'no such directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  EISDIR: 'it is a directory',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/** An fs error as the user reads it: a UserError that keeps the error's code. */
+export class FileError extends UserError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+
+  /** A full disk or a quota: the same command may go on once there is room. */
+  get noRoom(): boolean {
+    return this.code === 'ENOSPC' || this.code === 'EDQUOT';
+  }
+}
+
+/**
+ * An fs error as a one-line UserError naming the file (a FileError); anything else is rethrown.
+ * `action` says what failed (`write results file`, `read deal file`).
+ * A new file refused with ENOENT in a directory that exists is not a missing directory: a
+ * special file system (/proc, /sys) takes no new files.
+ */
+export function fileError(e: unknown, action: string, file: string): never {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  let why = code !== undefined ? FS_ERRORS[code] : undefined;
+  if (code === 'ENOENT' && action.startsWith('read')) why = 'no such file';
+  else if (code === 'ENOENT' && action.startsWith('write') && isDir(dirname(file)))
+    why = `'${dirname(file)}' does not let files be made there (a special file system)`;
+  if (why) throw new FileError(`cannot ${action} '${file}': ${why}`, code!);
+  throw e;
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes directory `dir` and its missing parents for `what` (`results file 'x/y.csv'`), or
+ * throws a one-line UserError at once (`cannot write WHAT: ...`). Node's recursive mkdir spins
+ * for ever where a file system refuses new entries yet says the parent exists (/proc: ENOENT for
+ * /proc/nope, EEXIST for /proc), so the path is walked up to the first part that exists, which
+ * must be a writable directory, and the missing parts are made one at a time.
+ */
+export function makeDir(dir: string, what: string): void {
+  const missing: string[] = [];
+  let p = resolve(dir);
+  for (;;) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && dirname(p) !== p) {
+        missing.unshift(p);
+        p = dirname(p);
+        continue;
+      }
+      if (code === 'ENOTDIR') {
+        // A file above p: name it.
+        let q = dirname(p);
+        while (dirname(q) !== q && !isDir(q) && !existsSync(q)) q = dirname(q);
+        throw new UserError(`cannot write ${what}: '${q}' is not a directory`);
+      }
+      const why = code !== undefined ? FS_ERRORS[code] : undefined;
+      if (why) throw new UserError(`cannot write ${what}: ${why} ('${p}')`);
+      throw e;
+    }
+    if (!st.isDirectory()) throw new UserError(`cannot write ${what}: '${p}' is not a directory`);
+    break;
+  }
+  if (missing.length === 0) return;
+  try {
+    accessSync(p, constants.W_OK);
+  } catch {
+    throw new UserError(`cannot write ${what}: permission denied to make directories in '${p}'`);
+  }
+  for (const m of missing) {
+    try {
+      mkdirSync(m);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && isDir(m)) continue; // made meanwhile
+      if (code === 'ENOENT') throw new UserError(`cannot write ${what}: the file system of '${dirname(m)}' does not let directories be made there`);
+      const why = code !== undefined ? FS_ERRORS[code] : undefined;
+      if (why) throw new UserError(`cannot write ${what}: cannot make directory '${m}': ${why}`);
+      throw e;
+    }
+  }
+}
+
+/**
+ * An --out that names a file, its directories made as bench --out makes its own: refuses a
+ * name that ends with '/' or is a directory (the lock and sidecars would go inside it, named
+ * '.lock' and '.meta.json'), then makes the parent directories (makeDir).
+ */
+export function prepareOut(file: string, what = 'results file'): void {
+  let isDir = false;
+  try {
+    isDir = statSync(file).isDirectory();
+  } catch {
+    // not there (or not reachable): makeDir or checkWritable says why
+  }
+  if (/[/\\]$/.test(file) || isDir)
+    throw new UserError(
+      `--out '${file}' ${isDir ? 'is a directory' : "ends with '/'"}: --out names the ${what}, e.g. '${file.replace(/[/\\]+$/, '')}/run.csv'`,
+    );
+  makeDir(dirname(file), `${what} '${file}'`);
+}
+
+/**
+ * Fails early when `file` cannot be created or appended to. A file not there yet is made and
+ * removed again: a directory may refuse new files although it can be written (/proc).
+ */
+export function checkWritable(file: string, what = 'results file'): void {
+  const dir = dirname(file);
+  let st;
+  try {
+    st = statSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`cannot write ${what} '${file}': no such directory '${dir}'`);
+    if (code === 'ENOTDIR') throw new UserError(`cannot write ${what} '${file}': '${dir}' is not a directory`);
+    fileError(e, `write ${what}`, file);
+  }
+  if (!st.isDirectory()) throw new UserError(`cannot write ${what} '${file}': '${dir}' is not a directory`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    fileError(e, `write ${what}`, file);
+  }
+  if (existsSync(file)) {
+    if (statSync(file).isDirectory()) throw new UserError(`cannot write ${what} '${file}': it is a directory`);
+    try {
+      accessSync(file, constants.W_OK);
+    } catch (e) {
+      fileError(e, `write ${what}`, file);
+    }
+    return;
+  }
+  try {
+    closeSync(openSync(file, 'wx'));
+    unlinkSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fileError(e, `write ${what}`, file);
+  }
+}
+
+/** The write function of `writeFully`: fs.writeSync's form, the bytes written returned. */
+export type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
+
+/**
+ * Writes every byte of `buf`: write(2) may write fewer than asked (a nearly full disk writes
+ * what fits and says how much), so it is called again for the rest. A write that makes no
+ * progress is a full disk (ENOSPC), as the next call would say.
+ */
+export function writeFully(fd: number, buf: Uint8Array, write: WriteFn = writeSync): void {
+  let off = 0;
+  while (off < buf.length) {
+    const n = write(fd, buf, off, buf.length - off);
+    if (!(n > 0)) throw Object.assign(new Error(`write returned ${n} with ${buf.length - off} bytes left`), { code: 'ENOSPC' });
+    off += n;
+  }
+}
+
+/** Error codes of fsync on a directory that mean only that the file system does not flush directories. */
+const NO_DIR_FSYNC = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EBADF', 'EPERM', 'EACCES']);
+
+/** Flushes a directory, so that a rename or a new file in it is on the disk. */
+export function syncDir(dir: string, file: string): void {
+  let d: number | undefined;
+  try {
+    d = openSync(dir, 'r');
+    fsyncSync(d);
+  } catch (e) {
+    if (!NO_DIR_FSYNC.has((e as NodeJS.ErrnoException).code ?? '')) fileError(e, 'write', file);
+  } finally {
+    if (d !== undefined) closeSync(d);
+  }
+}
+
+/**
+ * Writes a file whole or not at all: a temporary file, every byte written and flushed, renamed
+ * over the target, and the directory flushed; so the file is durable when this returns. When a
+ * write fails (a full disk, a quota) the temporary file is removed and the old file is left as
+ * it was; the error is a one-line UserError naming the file.
+ */
+export function writeAtomic(file: string, text: string, what = 'file'): void {
+  const tmp = tmpPath(file);
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFully(fd, Buffer.from(text, 'utf8'));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // not made, or renamed
+    }
+    fileError(e, `write ${what}`, file);
+  }
+  syncDir(dirname(file), file);
+}

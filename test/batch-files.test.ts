@@ -1,0 +1,448 @@
+/**
+ * The files of a batch under stress: results files of earlier versions (test/fixtures/batch and
+ * the committed sidecars of results/) resumed and merged as before; a full disk (a small tmpfs
+ * when this process may mount one, /dev/full and short writes otherwise).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../src/game/index.js';
+import { writeAtomic, writeFully } from '../src/batch/fileio.js';
+import { parseCsvLine } from '../src/batch/csv.js';
+import { readMeta } from '../src/batch/sidecar.js';
+import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'batch');
+
+let dir: string;
+const path = (name: string): string => join(dir, name);
+
+withTempDir('limited-batch-files-', (d) => (dir = d));
+
+function ok(args: string[], env: Record<string, string> = {}): Result {
+  const r = runCli(args, { env });
+  expect(r.status, r.stderr).toBe(0);
+  return r;
+}
+
+/** A summary file without what depends on where it is (its own path). */
+function figures(file: string): Record<string, unknown> {
+  const { file: _, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return rest;
+}
+
+/** The fixtures copied into the test's directory (the runs write beside them). */
+function copyFixtures(): void {
+  for (const f of readdirSync(FIXTURES)) if (/\.(csv|json)$/.test(f)) copyFileSync(join(FIXTURES, f), path(f));
+}
+
+const SOLVE = ['--from', '1', '--count', '60', '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress', '--workers', '1'];
+const GREEDY = ['--from', '1', '--count', '100', '--size', '1x6,5x3', '--player', 'greedy', '--no-progress', '--workers', '1'];
+
+describe('results files of earlier versions', () => {
+  it('resume to nothing left to do, their rows and figures as they were', () => {
+    copyFixtures();
+    for (const [args, csv] of [
+      [[...SOLVE, '--shard', '1/2'], 'solve.shard-1-of-2.csv'],
+      [[...SOLVE, '--shard', '2/2'], 'solve.shard-2-of-2.csv'],
+      [GREEDY, 'greedy.csv'],
+    ] as const) {
+      const r = ok(['batch', ...args, '--out', path(csv.replace(/\.shard-.*/, '.csv'))]);
+      expect(r.stderr).toMatch(/nothing left to do/);
+      expect(readFileSync(path(csv), 'utf8')).toBe(readFileSync(join(FIXTURES, csv), 'utf8'));
+      const summary = csv.replace(/\.csv$/, '.summary.json');
+      expect(figures(path(summary))).toEqual(figures(join(FIXTURES, summary)));
+    }
+  });
+
+  it('merge to the same file and figures as the version that wrote them', () => {
+    copyFixtures();
+    ok(['merge', path('solve.shard-2-of-2.csv'), path('solve.shard-1-of-2.csv'), '--out', path('m/solve.csv')]);
+    expect(readFileSync(path('m/solve.csv'), 'utf8')).toBe(readFileSync(join(FIXTURES, 'expected', 'merged-solve.csv'), 'utf8'));
+    expect(figures(path('m/solve.summary.json'))).toEqual(figures(join(FIXTURES, 'expected', 'merged-solve.summary.json')));
+  });
+
+  it("the committed sidecars of results/ read as batch sidecars", () => {
+    const tactics = join(ROOT, 'results', 'tactics');
+    const metas = readdirSync(tactics).filter((f) => f.endsWith('.meta.json'));
+    expect(metas.length).toBeGreaterThan(20);
+    for (const f of metas) {
+      const m = readMeta(join(tactics, f.replace(/\.meta\.json$/, '.csv')));
+      expect(m, f).not.toBeNull();
+      expect(m!.complete, f).toBe(true);
+      expect(['solve', 'play'], f).toContain(m!.job.kind);
+    }
+  });
+});
+
+/** Whether this process may mount a tmpfs (root on Linux); the tests that need one are skipped otherwise. */
+function canMount(): boolean {
+  if (process.platform !== 'linux') return false;
+  const probe = mkdtempSync(join(tmpdir(), 'limited-mount-'));
+  const ok = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' }).status === 0;
+  if (ok) spawnSync('umount', [probe], { stdio: 'ignore' });
+  rmSync(probe, { recursive: true, force: true });
+  return ok;
+}
+const MOUNT = canMount();
+
+/** Runs f with a tmpfs of `kb` kilobytes mounted at a new directory `name` of the test's directory, unmounted after. */
+async function withTmpfs(name: string, kb: number, f: (mnt: string) => Promise<void> | void): Promise<void> {
+  const mnt = path(name);
+  mkdirSync(mnt);
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${kb}k`, 'tmpfs', mnt], { encoding: 'utf8' });
+  expect(m.status, m.stderr).toBe(0);
+  try {
+    await f(mnt);
+  } finally {
+    spawnSync('umount', [mnt]);
+  }
+}
+
+const remount = (mnt: string, kb: number): void => {
+  const r = spawnSync('mount', ['-o', `remount,size=${kb}k`, mnt], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+};
+
+/** The rows of a results CSV without the timing column (ms), sorted by deal. */
+function rowsOf(file: string): string[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const ms = parseCsvLine(lines[0]!).indexOf('ms');
+  return lines
+    .slice(1)
+    .map((l) => parseCsvLine(l).filter((_, i) => i !== ms))
+    .sort((a, b) => Number(a[0]) - Number(b[0]))
+    .map((f) => f.join(','));
+}
+
+/** A failed run: nothing on stdout, its last stderr line one `limited: ...` line matching `pattern`, no stack. */
+function expectStopped(r: Result, pattern: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  const last = r.stderr.trim().split('\n').pop()!;
+  expect(last).toMatch(/^limited: /);
+  expect(last).toMatch(pattern);
+}
+
+const pages = (bytes: number): number => Math.ceil(bytes / 4096);
+
+describe('a full disk', () => {
+  it('writeFully writes what a short write left, and calls a write that makes no progress a full disk', () => {
+    const got: number[] = [];
+    const buf = Buffer.from('0123456789abcdefghij');
+    // At most 7 bytes a call, as a nearly full disk may.
+    writeFully(3, buf, (_fd, b, off, len) => {
+      const n = Math.min(7, len);
+      for (let i = 0; i < n; i++) got.push(b[off + i]!);
+      return n;
+    });
+    expect(Buffer.from(got).toString()).toBe('0123456789abcdefghij');
+    expect(() => writeFully(3, buf, () => 0)).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+  });
+
+  it('writeAtomic onto a full device keeps the old file and says so in one line', () => {
+    if (!existsSync('/dev/full')) return;
+    const file = path('keep.csv');
+    writeFileSync(file, 'the old rows\n');
+    // The temporary file is /dev/full, where every write fails with ENOSPC.
+    symlinkSync('/dev/full', `${file}.tmp`);
+    let err: unknown;
+    try {
+      writeAtomic(file, 'new rows\n'.repeat(1000), 'results file');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(`cannot write results file '${file}': no space left on the device`);
+    expect(readFileSync(file, 'utf8')).toBe('the old rows\n');
+    expect(existsSync(`${file}.tmp`)).toBe(false);
+  });
+
+  const SMALL = ['--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress', '--workers', '1'];
+
+  it.skipIf(!MOUNT)('a final sorted rewrite that does not fit keeps the rows, is not complete, exits 2 in one line; the same command finishes it', async () => {
+    const args = ['batch', '--from', '1', '--count', '1000', ...SMALL];
+    ok([...args, '--out', path('ref/full.csv')]);
+    const size = statSync(path('ref/full.csv')).size;
+    // Room for the rows, the sidecar, its temporary file and the lock, not for a second copy of the rows.
+    const kb = 4 * (pages(size) + 4 + Math.floor(pages(size) / 2));
+    await withTmpfs('fs1', kb, (mnt) => {
+      const out = join(mnt, 'full.csv');
+      const r = runCli([...args, '--out', out]);
+      expectStopped(r, new RegExp(`^limited: cannot write results file '.*full\\.csv': no space left on the device: stopped; all 1000 deals are in .*full\\.csv, unsorted`));
+      expect(rowsOf(out)).toEqual(rowsOf(path('ref/full.csv')));
+      const meta = JSON.parse(readFileSync(join(mnt, 'full.meta.json'), 'utf8'));
+      expect(meta.complete).toBe(false);
+      expect(meta.sessions.at(-1).status).toBe('failed');
+      expect(existsSync(join(mnt, 'full.summary.json'))).toBe(false);
+      expect(readdirSync(mnt).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      // With room, the same command sorts the rows and says complete.
+      remount(mnt, 4096);
+      const again = ok([...args, '--out', out]);
+      expect(again.stdout).toMatch(/^deals +1000$/m);
+      expect(readFileSync(out, 'utf8').split('\n').slice(1, -1).map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+      expect(rowsOf(out)).toEqual(rowsOf(path('ref/full.csv')));
+      expect(JSON.parse(readFileSync(join(mnt, 'full.meta.json'), 'utf8')).complete).toBe(true);
+    });
+  });
+
+  it.skipIf(!MOUNT)('rows that do not fit stop the run in one line, whole rows kept; the same command resumes', async () => {
+    const args = ['batch', '--from', '1', '--count', '2000', '--size', '1x6,5x3', '--player', 'greedy', '--no-progress', '--workers', '1'];
+    ok([...args, '--out', path('ref/greedy.csv')]);
+    await withTmpfs('fs2', 64, (mnt) => {
+      const out = join(mnt, 'greedy.csv');
+      const r = runCli([...args, '--out', out]);
+      expectStopped(r, new RegExp(`^limited: cannot write results file '.*greedy\\.csv': no space left on the device: stopped; \\d+ of 2000 deals are in .*greedy\\.csv: make room and run the same command again to resume$`));
+      const kept = Number(/stopped; (\d+) of 2000/.exec(r.stderr)![1]);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(2000);
+      const text = readFileSync(out, 'utf8');
+      expect(text.endsWith('\n')).toBe(true);
+      const rows = rowsOf(out);
+      expect(rows).toHaveLength(kept);
+      const ref = new Set(rowsOf(path('ref/greedy.csv')));
+      for (const row of rows) expect(ref.has(row), row).toBe(true);
+      expect(JSON.parse(readFileSync(join(mnt, 'greedy.meta.json'), 'utf8')).complete).toBe(false);
+      remount(mnt, 4096);
+      const again = ok([...args, '--out', out]);
+      expect(again.stderr).toMatch(new RegExp(`resuming .*: ${kept} of 2000 deals already done`));
+      expect(rowsOf(out)).toEqual(rowsOf(path('ref/greedy.csv')));
+    });
+  });
+});
+
+/** A batch started in the background, as another host would run it (LIMITED_HOSTNAME). */
+interface Background {
+  readonly child: ChildProcess;
+  /** Its exit status and stderr, once it has ended. */
+  readonly done: Promise<{ status: number | null; stderr: string }>;
+}
+
+function background(args: string[], host: string): Background {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LIMITED_HOSTNAME: host } });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ status: number | null; stderr: string }>((res) => child.on('close', (status) => res({ status, stderr })));
+  return { child, done };
+}
+
+/** Waits until `file` has more than `n` lines (up to a minute: a loaded machine is slow). */
+async function linesAbove(file: string, n: number): Promise<void> {
+  for (let t = 0; t < 6000; t++) {
+    if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > n) return;
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
+/** Full-size deals at a small budget, one deal a chunk: a run that takes long enough to meet. */
+const LONG = ['batch', '--from', '1', '--count', '3000', '--preset', 'fast', '--max-nodes', '3000', '--chunk', '1', '--workers', '1', '--no-progress'];
+
+/** Sets a lock's last renewal `seconds` ago, as that much time passing would. */
+function renewedAgo(file: string, seconds: number): void {
+  const t = new Date(Date.now() - seconds * 1000);
+  utimesSync(file, t, t);
+}
+
+/** A run on `host` takes the lock of `out` and writes rows; then it is killed, as a host dies. */
+async function takesLock(out: string, host: string): Promise<void> {
+  const run = background([...LONG, '--out', out], host);
+  try {
+    const before = readFileSync(out, 'utf8').split('\n').length;
+    await linesAbove(out, before + 2);
+    expect(JSON.parse(readFileSync(`${out}.lock`, 'utf8'))).toMatchObject({ host, pid: run.child.pid });
+  } finally {
+    run.child.kill('SIGKILL');
+    await run.done;
+  }
+}
+
+describe('the lock, across hosts that share the file system', () => {
+  it('another host is refused while the lease is live and takes the lock once it has run out; the same host takes a dead run\'s lock at once', async () => {
+    const out = path('hosts.csv');
+    const lock = `${out}.lock`;
+    const a = background([...LONG, '--out', out], 'alpha');
+    try {
+      await linesAbove(out, 3);
+      const held = JSON.parse(readFileSync(lock, 'utf8'));
+      expect(held).toMatchObject({ host: 'alpha', pid: a.child.pid });
+      expectUsageError(
+        runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }),
+        new RegExp(`another batch \\(host alpha, process ${a.child.pid}, since .*\\) holds the lock of '.*hosts\\.csv' \\(hosts\\.csv\\.lock, renewed \\d+ s ago\\): two runs must not write one file; if that run is gone, its lock expires 60 s after its last renewal`),
+      );
+    } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+    // alpha's run is dead, but beta cannot tell: it waits the lease out.
+    renewedAgo(lock, 5);
+    expectUsageError(runCli([...LONG, '--out', out], { env: { LIMITED_HOSTNAME: 'beta' } }), /another batch \(host alpha, .*renewed \d+ s ago/);
+    renewedAgo(lock, 61);
+    await takesLock(out, 'beta');
+    // beta's lock is fresh, but its process is gone: on beta itself it is taken at once.
+    renewedAgo(lock, 0);
+    await takesLock(out, 'beta');
+  }, 180_000);
+});
+
+describe('a run that finds its file or its lock not its own', () => {
+  it('stops in one line when rows it did not write appear in its CSV', async () => {
+    const out = path('foreign-rows.csv');
+    const a = background([...LONG, '--out', out], 'alpha');
+    try {
+      await linesAbove(out, 3);
+      const row = readFileSync(out, 'utf8').split('\n')[1]!;
+      appendFileSync(out, row + '\n');
+      const r = await a.done;
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n').pop()).toMatch(
+        new RegExp(`^limited: '.*foreign-rows\\.csv' holds ${row.length + 1} bytes more than this run wrote: another process wrote it too \\(a second run on the same --out\\?\\): stopped; \\d+ of 3000 deals are in .*: run the same command again to resume$`),
+      );
+      expect(JSON.parse(readFileSync(path('foreign-rows.meta.json'), 'utf8')).sessions.at(-1).status).toBe('failed');
+    } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+  }, 180_000);
+
+  it('stops in one line when its lock is taken over', async () => {
+    const out = path('taken.csv');
+    const a = background([...LONG, '--out', out], 'alpha');
+    try {
+      await linesAbove(out, 3);
+      // Written whole, as a taker does (its own file, renamed into place).
+      writeFileSync(`${out}.lock.new`, JSON.stringify({ host: 'beta', pid: 4242, startedAt: new Date().toISOString(), token: 'x' }) + '\n');
+      renameSync(`${out}.lock.new`, `${out}.lock`);
+      const r = await a.done;
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n').pop()).toMatch(
+        /^limited: the lock of '.*taken\.csv' was taken by another run \(host beta, process 4242\) while this one wrote it: stopped; \d+ of 3000 deals are in .*taken\.csv: run the same command again to resume$/,
+      );
+      // The lock is the other run's: left as it is.
+      expect(JSON.parse(readFileSync(`${out}.lock`, 'utf8')).host).toBe('beta');
+    } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+  }, 180_000);
+});
+
+/** A fixture's text with line `line` (1 = the header) changed: `column` set to `value` (and more columns by `also`). */
+function withField(csv: string, line: number, column: string, value: string, also: Record<string, string> = {}): string {
+  const lines = readFileSync(join(FIXTURES, csv), 'utf8').split('\n');
+  const cols = parseCsvLine(lines[0]!);
+  const f = parseCsvLine(lines[line - 1]!);
+  for (const [c, v] of Object.entries({ ...also, [column]: value })) f[cols.indexOf(c)] = v;
+  lines[line - 1] = f.join(',');
+  return lines.join('\n');
+}
+
+/** Writes a results file `name` (text given) with a fixture's sidecar beside it. */
+function damaged(name: string, text: string, fixture: string): string {
+  const out = path(`${name}.csv`);
+  writeFileSync(out, text);
+  copyFileSync(join(FIXTURES, fixture.replace(/\.csv$/, '.meta.json')), path(`${name}.meta.json`));
+  return out;
+}
+
+const SHARD1 = 'solve.shard-1-of-2.csv';
+
+describe('damaged rows: resume and merge check every field of every row', () => {
+  // Line 13 of shard 1 is deal 12: unknown after 5000 nodes.
+  it.each([
+    ['a verdict typo', 5, 'verdict', 'unknwn', /line 5: verdict 'unknwn' is not won, unsolvable or unknown$/],
+    ['an unknown row whose verdict says won', 13, 'verdict', 'won', /line 13: limit 'nodes' with verdict won: only an unknown row has a limit$/],
+    ['an unknown row without its limit', 14, 'limit', '', /line 14: limit is empty with verdict unknown: an unknown row names the budget that ran out \(nodes, time or memory\)$/],
+    ['nodes not a number', 3, 'nodes', 'abc', /line 3: nodes 'abc' is not a whole number >= 0$/],
+    ['a negative number', 3, 'states', '-4', /line 3: states '-4' is not a whole number >= 0$/],
+    ['more cards home than the deck holds', 3, 'best_home', '25', /line 3: best_home '25' is more than the 24 cards of the deck$/],
+    ['milliseconds not a number', 3, 'ms', 'NaN', /line 3: ms 'NaN' is not a number of milliseconds >= 0$/],
+    ["rules other than the sidecar's", 4, 'rules', 'pysol', /line 4: rules 'pysol' is not the job's 'book' \(as its sidecar says\)$/],
+    ["a node budget other than the sidecar's", 6, 'max_nodes', '6000', /line 6: max_nodes '6000' is not the job's '5000' \(as its sidecar says\)$/],
+    ['another size', 7, 'size', '2x13 12x3', /line 7: size '2x13 12x3' is not the job's '1x6 5x3'/],
+    ['a deal number that is not one', 9, 'deal', '12x', /line 9: not a row of a batch \(its first field is not a deal number\)$/],
+  ])('%s', (_what, line, column, value, pattern) => {
+    const name = `bad-${column}-${line}`;
+    const csv = damaged(`${name}.shard-1-of-2`, withField(SHARD1, line, column, value), SHARD1);
+    checkRefused(name, csv, pattern);
+  });
+
+  it('a row flipped from unknown,nodes to won, (no solution)', () => {
+    const csv = damaged('flipped.shard-1-of-2', withField(SHARD1, 25, 'verdict', 'won', { limit: '' }), SHARD1);
+    checkRefused('flipped', csv, /line 25: solution_length 0 with verdict won: a won row has the length of its solution$/);
+  });
+
+  /** Resume and merge of a damaged shard 1 (`name`.shard-1-of-2.csv) both refuse it with `pattern`, the file left as it was. */
+  function checkRefused(name: string, csv: string, pattern: RegExp): void {
+    const before = readFileSync(csv, 'utf8');
+    expectUsageError(runCli(['batch', ...SOLVE, '--shard', '1/2', '--out', path(`${name}.csv`)]), new RegExp(`^limited: ${csv.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, ${pattern.source}`));
+    expect(readFileSync(csv, 'utf8')).toBe(before);
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.csv'), path(`${name}.shard-2-of-2.csv`));
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.meta.json'), path(`${name}.shard-2-of-2.meta.json`));
+    expectUsageError(runCli(['merge', csv, path(`${name}.shard-2-of-2.csv`)]), pattern);
+  }
+
+  it("a player's rows: an end that disagrees with the verdict, a won game short of all cards home", () => {
+    const one = damaged('bad-end', withField('greedy.csv', 2, 'end', 'stopped'), 'greedy.csv');
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', one]), /bad-end\.csv, line 2: end 'stopped' with verdict won: a game ends 'won' exactly when it is won$/);
+    const two = damaged('bad-home', withField('greedy.csv', 2, 'home', '23'), 'greedy.csv');
+    expectUsageError(runCli(['merge', two]), /bad-home\.csv, line 2: home 23 with verdict won: a won game has all 24 cards home$/);
+    const three = damaged('bad-redealt', withField('greedy.csv', 3, 'redealt', '2'), 'greedy.csv');
+    expectUsageError(runCli(['merge', three]), /bad-redealt\.csv, line 3: redealt '2' is not 0 or 1$/);
+  });
+
+  it('a row with a field too many or too few, and a header of other columns, named', () => {
+    const lines = readFileSync(join(FIXTURES, 'greedy.csv'), 'utf8').split('\n');
+    const extra = damaged('extra', [...lines.slice(0, 4), lines[4] + ',9', ...lines.slice(5)].join('\n'), 'greedy.csv');
+    expectUsageError(runCli(['merge', extra]), /extra\.csv, line 5: 16 fields, the header has 15$/);
+    const header = damaged('header', [lines[0]!.replace('moves', 'steps'), ...lines.slice(1)].join('\n'), 'greedy.csv');
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', header]), /'.*header\.csv' has other columns than this version of limited writes for a play job \(column 11 is 'steps', not 'moves'\): choose another --out$/);
+  });
+
+  it('CRLF line ends and a byte order mark are read as LF: the file resumes and merges as the original', () => {
+    const text = readFileSync(join(FIXTURES, SHARD1), 'utf8');
+    const crlf = damaged('crlf.shard-1-of-2', '\ufeff' + text.replace(/\n/g, '\r\n'), SHARD1);
+    const r = ok(['batch', ...SOLVE, '--shard', '1/2', '--out', path('crlf.csv')]);
+    expect(r.stderr).toMatch(/30 of 30 deals already done/);
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.csv'), path('crlf.shard-2-of-2.csv'));
+    copyFileSync(join(FIXTURES, 'solve.shard-2-of-2.meta.json'), path('crlf.shard-2-of-2.meta.json'));
+    ok(['merge', crlf, path('crlf.shard-2-of-2.csv'), '--out', path('crlf-merged.csv')]);
+    expect(readFileSync(path('crlf-merged.csv'), 'utf8')).toBe(readFileSync(join(FIXTURES, 'expected', 'merged-solve.csv'), 'utf8'));
+  });
+
+  it('an empty CSV with its sidecar says that its rows are lost', () => {
+    const empty = damaged('empty', '', 'greedy.csv');
+    const why = /^limited: '.*empty\.csv' is empty \(not even its header\), but its sidecar '.*empty\.meta\.json' records 100 deals done and the file complete: its rows were lost \(a copy cut short, a full disk, an editor\); restore it, or remove it and its sidecars to start again$/;
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', empty]), why);
+    expectUsageError(runCli(['merge', empty]), why);
+    expect(readFileSync(empty, 'utf8')).toBe('');
+  });
+
+  it('a damaged sidecar is one line naming its field', () => {
+    const meta = JSON.parse(readFileSync(join(FIXTURES, 'greedy.meta.json'), 'utf8'));
+    const cases: [string, (m: Record<string, any>) => void, RegExp][] = [
+      ['count', (m) => (m.range.count = 'x'), /"range\.count" is "x", not a whole number >= 0$/],
+      ['part', (m) => (m.part = { from: 1, count: 50 }), /"part" is \{"from":1,"count":50\}, not the deals 1-100 of range 1-100$/],
+      ['rules', (m) => (m.job.rules = 'chess'), /"job\.rules" is "chess", not rules this version reads \(unknown rules word 'chess'/],
+      ['sessions', (m) => (m.sessions = {}), /"sessions" is \{\}, not a list$/],
+      ['deals', (m) => delete m.sessions[0].deals, /"sessions\[0\]\.deals" is missing, not a number >= 0$/],
+      ['kind', (m) => (m.job.kind = 'golf'), /"job\.kind" is "golf", not 'solve' or 'play'$/],
+    ];
+    for (const [name, change, pattern] of cases) {
+      const m = structuredClone(meta);
+      change(m);
+      const csv = path(`side-${name}.csv`);
+      copyFileSync(join(FIXTURES, 'greedy.csv'), csv);
+      writeFileSync(path(`side-${name}.meta.json`), JSON.stringify(m));
+      expectUsageError(runCli(['merge', csv]), new RegExp(`^limited: .*side-${name}\\.meta\\.json: ${pattern.source}`));
+      expectUsageError(runCli(['batch', ...GREEDY, '--out', csv]), pattern);
+    }
+    writeFileSync(path('side-json.meta.json'), '{"format": "limited-batch/1",');
+    copyFileSync(join(FIXTURES, 'greedy.csv'), path('side-json.csv'));
+    expectUsageError(runCli(['merge', path('side-json.csv')]), /side-json\.meta\.json: not valid JSON/);
+  });
+});
