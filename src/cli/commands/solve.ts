@@ -15,6 +15,7 @@ import {
   type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, ordersByHeuristic, positiveInteger, positiveNumber, presetsWithHeuristic,
   solverPresets, startWith,
 } from '../solver-api.js';
+import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadOptions, threadReportOptions, threadsFromFlag, threadsText } from '../threads.js';
 
 /** Exit status when the solver returns a solution that fails to verify: a solver bug. */
 export const EXIT_SOLUTION_BUG = 3;
@@ -42,6 +43,7 @@ export interface SolveCliOptions extends DealSourceOptions {
   spaces?: string;
   json?: boolean;
   solutionOut?: string;
+  threads?: string;
 }
 
 /** `--pairing` and `--spaces` as tactics (the others at their unrestricted values), or undefined when neither is given. Throws UserError. */
@@ -293,7 +295,7 @@ function describeOptions(opts: CliSolveOptions): string {
 const COLD_SECONDS = 2;
 const COLD_NOTE = "note:               a process's first half second runs slow while V8 compiles (README, 'Solving a deal')";
 
-function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions): string {
+function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions, threads = 1): string {
   const verdict =
     rep.verdict === 'won'
       ? 'won'
@@ -304,7 +306,7 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
         : `unknown (${limitText(res.limit, opts)})`;
   const lines = [
     `${rep.deal[0]!.toUpperCase()}${rep.deal.slice(1)} · rules ${rep.rules} · size ${rep.size}`,
-    `solver:             ${describeOptions(opts)}`,
+    `solver:             ${describeOptions(opts)}${threads > 1 ? `, ${threadsText(threads)}` : ''}`,
     `verdict:            ${verdict}`,
     `nodes expanded:     ${rep.nodes}`,
     `states stored:      ${rep.states}`,
@@ -370,6 +372,7 @@ export function registerSolve(program: Command): void {
   addTacticsOptions(cmd, 'solver')
     .option('--json', 'print one JSON object instead of the text report')
     .option('--solution-out <file>', "write a won deal's solution to FILE (one move a line, '#' header), for 'limited verify --solution FILE'")
+    .option('--threads <t>', THREADS_HELP)
     .addHelpText(
       'after',
       examples(
@@ -381,6 +384,7 @@ export function registerSolve(program: Command): void {
         'limited solve 4 --size 1x5,4x3 --pairing never  # can it be won without ever pairing?',
         'limited solve --deal game.txt --json            # one JSON object',
         'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
+        'limited solve 3734 --threads 2                  # the prover on two cores, one shared table',
       ) +
         '\nPrints the verdict and the search statistics: nodes expanded, states stored, seconds,\n' +
         'nodes per second, bytes per stored state and the most cards home in any position\n' +
@@ -394,7 +398,8 @@ export function registerSolve(program: Command): void {
         "--json fields: deal, rules, size, options, verdict, limit ('nodes', 'time', 'memory' or\n" +
         "'interrupted' for unknown, else null), proof ('search' or 'locks' for unsolvable, else\n" +
         'null), nodes, states, seconds, nodesPerSecond, bytesPerState, bestHome, cards, solution\n' +
-        '(array of moves, or null).\n' +
+        '(array of moves, or null), and threads when --threads is given.\n' +
+        THREADS_EPILOGUE +
         'On a terminal, a progress line on stderr (time, nodes, nodes a second, states, cards home\n' +
         'at best), wiped when the search ends.\n' +
         "Ctrl-C (SIGINT) or SIGTERM stops the search within a moment and prints the report so far:\n" +
@@ -407,16 +412,23 @@ export function registerSolve(program: Command): void {
     .action(
       run(async (n: string | undefined, o: SolveCliOptions) => {
         const r = resolveDeal(n, o);
-        const opts = solveOptionsFromFlags(o);
+        const threads = o.threads !== undefined ? threadsFromFlag(o.threads) : 1;
+        let opts = solveOptionsFromFlags(o);
+        // On several threads: the prover's options, reported as the prove preset with the flags given.
+        const onThreads = threads > 1 ? threadOptions(opts, { preset: o.preset !== undefined, search: o.search !== undefined, heuristic: o.heuristic !== undefined }) : null;
+        if (onThreads) opts = threadReportOptions(opts);
         if (o.solutionOut !== undefined) checkWritable(o.solutionOut);
         let res: SolveResult;
         let signal: NodeJS.Signals | null;
         try {
           // A time budget given alone is the budget: the preset's node cap does not cut it short.
-          const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
+          const alone = opts.maxSeconds !== undefined && opts.maxNodes === undefined;
+          const budget = alone ? { ...opts, maxNodes: Infinity } : opts;
           const line = progressLine(r.deal);
           try {
-            ({ res, signal } = await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget), line));
+            ({ res, signal } = onThreads
+              ? await solveOnThreads(r.deal, r.rules, alone ? { ...onThreads, maxNodes: Infinity } : onThreads, threads, line?.show ?? null)
+              : await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget), line));
           } finally {
             line?.end();
           }
@@ -424,8 +436,8 @@ export function registerSolve(program: Command): void {
           if (reportSolutionBug(e)) return;
           throw e;
         }
-        const rep = solveReport(r, opts, res);
-        out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts));
+        const rep = { ...solveReport(r, opts, res), ...(o.threads !== undefined ? { threads } : {}) };
+        out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts, threads));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
