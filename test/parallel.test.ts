@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Deal, type Rules, FULL_SIZE, dealFromNumber, parseRules, parseSize, verifyMoves } from '../src/game/index.js';
 import { Solver } from '../src/solver/index.js';
-import { type ParallelResult, SLICE, solveParallel } from '../src/solver/parallel.js';
+import { type ParallelResult, type ThreadEnd, SLICE, solveParallel, verdictOf } from '../src/solver/parallel.js';
 import { RULE_VARIANTS } from './helpers.js';
 import { referenceSolve } from './reference.js';
 import { GENEROUS, checkWin } from './solver-shared.js';
@@ -164,4 +164,22 @@ describe('solveParallel with the rollout beside the provers', () => {
     }
     expect([...seen].sort()).toEqual(['unsolvable', 'won']);
   }, 120_000);
+});
+
+describe('the verdict of the threads', () => {
+  const of = (ends: ThreadEnd[], threads = ends.length, aborted = false) => verdictOf(ends.map((end) => ({ end, moves: end === 'won' ? [] : null })), threads, aborted);
+
+  it('is unsolvable only when every prover was exhausted', () => {
+    expect(of(['lost', 'lost', 'lost'])).toEqual({ verdict: 'unsolvable', proof: 'search' });
+    // One exhausted search proves nothing while another ran out or was stopped.
+    expect(of(['lost', 'nodes'])).toEqual({ verdict: 'unknown', limit: 'nodes' });
+    expect(of(['time', 'lost'])).toEqual({ verdict: 'unknown', limit: 'time' });
+    expect(of(['lost', 'memory', 'lost'])).toEqual({ verdict: 'unknown', limit: 'memory' });
+    expect(of(['lost', 'stopped'])).toEqual({ verdict: 'unknown', limit: 'interrupted' });
+    expect(of(['nodes', 'lost'], 2, true)).toEqual({ verdict: 'unknown', limit: 'interrupted' });
+    // The rollout (after the provers) decides nothing but a win.
+    expect(of(['lost', 'lost', 'stopped'], 2)).toEqual({ verdict: 'unsolvable', proof: 'search' });
+    expect(of(['nodes', 'lost', 'won'], 2)).toEqual({ verdict: 'won', moves: [] });
+    expect(of(['stopped', 'won'])).toEqual({ verdict: 'won', moves: [] });
+  });
 });

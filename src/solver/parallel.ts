@@ -225,18 +225,25 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
   let states = 0;
   for (const r of done) states += r.inserted;
   const base = { nodes: f.nodes, states, bytesPerState: states > 0 ? layoutBytesPerState(layout) : 0, bestHome: f.bestHome, seconds: 0, threads, threadNodes: done.map((r) => r.nodes) };
-  const won = done.find((r) => r.end === 'won');
-  if (won) {
-    const moves = verifiedWin(deal, rules, won.moves!, from);
-    return { ...base, verdict: 'won', moves, seconds: seconds() };
-  }
-  const provers = done.slice(0, threads);
-  if (provers.every((r) => r.end === 'lost')) return { ...base, verdict: 'unsolvable', proof: 'search', moves: null, seconds: seconds() };
-  // Unknown: the budget a prover ran out of, or a stop from outside.
-  const limits = provers.map((r) => r.end).filter((e) => e !== 'lost' && e !== 'won');
-  const end = limits.find((e) => e !== 'stopped') ?? 'stopped';
-  const limit = end === 'stopped' || p.signal?.aborted ? 'interrupted' : (end as 'nodes' | 'time' | 'memory');
-  return { ...base, verdict: 'unknown', limit, moves: null, seconds: seconds() };
+  const v = verdictOf(done, threads, p.signal?.aborted === true);
+  if (v.verdict === 'won') return { ...base, verdict: 'won', moves: verifiedWin(deal, rules, v.moves, from), seconds: seconds() };
+  return { ...base, ...v, moves: null, seconds: seconds() };
+}
+
+/**
+ * The verdict of the threads' reports (the provers' first, `threads` of them): won when any
+ * thread won (its line, to be verified); unsolvable only when every prover ended exhausted;
+ * else unknown, by the budget a prover ran out of, or 'interrupted' when stopped from outside.
+ */
+export function verdictOf(
+  reports: readonly Pick<ThreadReport, 'end' | 'moves'>[], threads: number, aborted: boolean,
+): { verdict: 'won'; moves: PackedMove[] } | { verdict: 'unsolvable'; proof: 'search' } | { verdict: 'unknown'; limit: SolveResult['limit'] } {
+  const won = reports.find((r) => r.end === 'won');
+  if (won) return { verdict: 'won', moves: won.moves! };
+  const provers = reports.slice(0, threads);
+  if (provers.every((r) => r.end === 'lost')) return { verdict: 'unsolvable', proof: 'search' };
+  const end = provers.map((r) => r.end).find((e) => e !== 'lost' && e !== 'stopped') ?? 'stopped';
+  return { verdict: 'unknown', limit: end === 'stopped' || aborted ? 'interrupted' : (end as 'nodes' | 'time' | 'memory') };
 }
 
 /** A tie-break seed, nonzero, for the searches of the threads (see parallel-worker.ts). */
