@@ -7,7 +7,7 @@
  */
 import { type Deal, type Rules, UserError } from '../game/index.js';
 import { type Progress, type SolveOptions, PRESETS } from '../solver/index.js';
-import { type ParallelResult, MAX_THREADS, solveParallel } from '../solver/parallel.js';
+import { type ParallelResult, MAX_THREADS, TableAllocationError, solveParallel } from '../solver/parallel.js';
 import { type CliSolveOptions } from './solver-api.js';
 
 /** `--threads 4`: a whole number from 1 to MAX_THREADS. Throws UserError. */
@@ -81,6 +81,9 @@ export async function solveOnThreads(
   try {
     const res = await solveParallel(deal, rules, opts, { threads, signal: abort.signal, ...(show ? { onProgress: show } : {}) });
     return { res, signal };
+  } catch (e) {
+    if (e instanceof TableAllocationError) throw new UserError(`--max-memory: ${e.message}`);
+    throw e;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

@@ -53,7 +53,7 @@ import { LockBound } from './lockbound.js';
 import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
 import { DEFAULT_PRESET, PRESETS } from './presets.js';
 import { type Progress, type SolveResult } from './result.js';
-import { type SharedLayout, layoutBytesPerState, newSharedBuffer, sharedLayout } from './shared-table.js';
+import { type SharedLayout, layoutBytesPerState, newSharedBuffer, sharedBytes, sharedLayout } from './shared-table.js';
 import { verifiedWin } from './verified.js';
 
 /** Nodes a thread runs between two looks at the stop flag and the shared node count (a few milliseconds). */
@@ -77,6 +77,11 @@ export interface ParallelOptions {
   readonly signal?: AbortSignal;
   /** Called about five times a second with the figures so far. */
   readonly onProgress?: (p: Progress) => void;
+}
+
+/** The shared table could not be allocated (the memory cap is more than the machine gives). */
+export class TableAllocationError extends Error {
+  override readonly name = 'TableAllocationError';
 }
 
 export type ParallelResult = SolveResult & {
@@ -154,7 +159,12 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
   // node budget (with what the threads may pass it by) would never fill.
   const most = Number.isFinite(o.maxNodes) ? o.maxNodes + threads * (SLICE + 2048) : Infinity;
   const layout = sharedLayout(packer.words, o.maxMemoryMB * 1024 * 1024, most);
-  const table = newSharedBuffer(layout);
+  let table: SharedArrayBuffer;
+  try {
+    table = newSharedBuffer(layout);
+  } catch (e) {
+    throw new TableAllocationError(`cannot allocate the shared table of ${Math.round(sharedBytes(layout) / 2 ** 20)} MB: ${(e as Error).message}`);
+  }
   const workers = threads + (p.rollout ? 1 : 0);
   const control = new SharedArrayBuffer(24 + 16 * workers);
   const { flags, progress } = controlViews(control);
