@@ -33,6 +33,13 @@ describe('solve --threads', () => {
     expect(Number(/^states stored: +(\d+)$/m.exec(r.stdout)?.[1])).toBeGreaterThan(0);
   });
 
+  it('from 4 threads on the last starts as the rollout: book deal 3, which it wins fast', () => {
+    const r = runCli(['solve', '3', '--threads', '4', '--max-nodes', '20000000', '--max-memory', '256']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^solver: +.*on 4 threads \(each a depth-first search from the root, the last a rollout until the deal looks lost, one shared table\)$/m);
+    expect(r.stdout).toMatch(/^verdict: +won$/m);
+  });
+
   it('a node budget is the total over the threads', () => {
     const r = runCli(['solve', '3734', '--threads', '2', '--max-nodes', '20000', '--json']);
     expect(r.status, r.stderr).toBe(0);

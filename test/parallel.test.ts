@@ -144,6 +144,7 @@ describe('solveParallel budgets and stops', () => {
   it('refuses a thread count out of range and a search other than depth-first', async () => {
     for (const threads of [0, 65, 1.5]) await expect(solveParallel(deal, rules, {}, { threads })).rejects.toThrow(/threads must be a whole number/);
     await expect(solveParallel(deal, rules, { search: 'best' }, { threads: 2 })).rejects.toThrow(/depth-first/);
+    await expect(solveParallel(deal, rules, {}, { threads: 1, rollout: true })).rejects.toThrow(/2 threads or more/);
   });
 });
 
@@ -155,7 +156,7 @@ describe('solveParallel with the rollout beside the provers', () => {
       const rules = parseRules(variant);
       for (let n = 0; n < 8; n++) {
         const deal = dealFromNumber(n, size);
-        const r = await solveParallel(deal, rules, SMALL, { threads: 1, rollout: true });
+        const r = await solveParallel(deal, rules, SMALL, { threads: 2, rollout: true });
         expect(r.verdict, `deal ${n} ${variant}`).toBe(referenceSolve(deal, rules).verdict);
         if (r.verdict === 'won') expect(checkWin(deal, rules, r, `deal ${n}`)).toBeNull();
         if (r.verdict !== 'unsolvable' || r.proof !== 'locks') expect(r.threadNodes).toHaveLength(2);
@@ -167,7 +168,9 @@ describe('solveParallel with the rollout beside the provers', () => {
 });
 
 describe('the verdict of the threads', () => {
-  const of = (ends: ThreadEnd[], threads = ends.length, aborted = false) => verdictOf(ends.map((end) => ({ end, moves: end === 'won' ? [] : null })), threads, aborted);
+  /** Reports ending so; the first `provers` of them provers (or helpers), the rest the rollout. */
+  const of = (ends: ThreadEnd[], provers = ends.length, aborted = false) =>
+    verdictOf(ends.map((end, i) => ({ end, moves: end === 'won' ? [] : null, proves: i < provers })), aborted);
 
   it('is unsolvable only when every prover was exhausted', () => {
     expect(of(['lost', 'lost', 'lost'])).toEqual({ verdict: 'unsolvable', proof: 'search' });
@@ -177,9 +180,24 @@ describe('the verdict of the threads', () => {
     expect(of(['lost', 'memory', 'lost'])).toEqual({ verdict: 'unknown', limit: 'memory' });
     expect(of(['lost', 'stopped'])).toEqual({ verdict: 'unknown', limit: 'interrupted' });
     expect(of(['nodes', 'lost'], 2, true)).toEqual({ verdict: 'unknown', limit: 'interrupted' });
-    // The rollout (after the provers) decides nothing but a win.
+    // The rollout decides nothing but a win; turned helper, its search counts like a prover's.
     expect(of(['lost', 'lost', 'stopped'], 2)).toEqual({ verdict: 'unsolvable', proof: 'search' });
     expect(of(['nodes', 'lost', 'won'], 2)).toEqual({ verdict: 'won', moves: [] });
+    expect(of(['lost', 'lost', 'time'], 3)).toEqual({ verdict: 'unknown', limit: 'time' });
+    expect(of(['lost', 'stopped'], 2)).toEqual({ verdict: 'unknown', limit: 'interrupted' });
     expect(of(['stopped', 'won'])).toEqual({ verdict: 'won', moves: [] });
   });
+});
+
+describe('solveParallel with the rollout on a full-size deal', () => {
+  const rules = parseRules('book');
+  it('wins a deal the rollout wins fast, and proves a lost one once the rollout has turned helper', async () => {
+    // Book deal 3: the portfolio's rollout wins it in about 80,000 nodes, the prover alone not in 2 M.
+    const won = await solveParallel(dealFromNumber(3, FULL_SIZE), rules, { maxNodes: 20_000_000, maxMemoryMB: 256 }, { threads: 2, rollout: true });
+    expect(won.verdict).toBe('won');
+    expect(checkWin(dealFromNumber(3, FULL_SIZE), rules, won, 'deal 3')).toBeNull();
+    // Book deal 3734: lost; the rollout looks lost after 500,000 nodes and helps the prover.
+    const lost = await solveParallel(dealFromNumber(3734, FULL_SIZE), rules, { maxNodes: 20_000_000, maxMemoryMB: 256 }, { threads: 2, rollout: true });
+    expect([lost.verdict, lost.proof]).toEqual(['unsolvable', 'search']);
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
 /**
  * `limited solve --threads T`: one deal on T cores (src/solver/parallel.ts). With T > 1 the
  * search is the prover on every thread (depth-first search on exact keys, LockBound at every
- * position, one shared table): the `prove` preset's search, and its budgets unless given. A
+ * position, one shared table): the `prove` preset's search, and its budgets unless given; from
+ * ROLLOUT_FROM threads on, the last thread starts as the rollout. A
  * --preset other than prove, a --search other than dfs, or a --heuristic has no meaning there and
  * is refused. T = 1 is the ordinary solve, untouched.
  */
@@ -20,6 +21,12 @@ export function threadsFromFlag(text: string): number {
 
 /** The preset whose search and budgets the threads run. */
 const PROVE = 'prove';
+/**
+ * From this many threads on, the last one starts as the rollout (to find wins early) and turns
+ * helper when the deal looks lost: its cost on a lost deal, a thread's share until then, is a
+ * quarter at most (docs/SOLVER.md, "One deal on every core").
+ */
+export const ROLLOUT_FROM = 4;
 
 /**
  * The options of a solve on several threads, from the solve command's (`solveOptionsFromFlags`,
@@ -46,7 +53,8 @@ export function threadReportOptions(opts: CliSolveOptions): CliSolveOptions {
 /** `--threads`'s help. */
 export const THREADS_HELP =
   `solve on T threads, a whole number from 1 to ${MAX_THREADS} (default 1): with T > 1 each thread runs the ${PROVE} preset's ` +
-  `search from the root, breaking ties between moves its own way, on one shared table; the budgets are the ${PROVE} preset's ` +
+  `search from the root, breaking ties between moves its own way, on one shared table (from ${ROLLOUT_FROM} threads on, the last ` +
+  `starts as the default preset's rollout, to find wins early, until the deal looks lost); the budgets are the ${PROVE} preset's ` +
   `unless given, --max-nodes counts all threads' nodes, and --max-memory is the shared table, allocated at once ` +
   `(no --preset but ${PROVE}, no --search but dfs, no --heuristic)`;
 
@@ -58,7 +66,7 @@ export const THREADS_EPILOGUE =
 
 /** What `describeOptions` says of a solve on `threads` threads. */
 export function threadsText(threads: number): string {
-  return `on ${threads} threads (each a depth-first search from the root, one shared table)`;
+  return `on ${threads} threads (each a depth-first search from the root${threads >= ROLLOUT_FROM ? ', the last a rollout until the deal looks lost' : ''}, one shared table)`;
 }
 
 /**
@@ -79,7 +87,7 @@ export async function solveOnThreads(
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const res = await solveParallel(deal, rules, opts, { threads, signal: abort.signal, ...(show ? { onProgress: show } : {}) });
+    const res = await solveParallel(deal, rules, opts, { threads, rollout: threads >= ROLLOUT_FROM, signal: abort.signal, ...(show ? { onProgress: show } : {}) });
     return { res, signal };
   } catch (e) {
     if (e instanceof TableAllocationError) throw new UserError(`--max-memory: ${e.message}`);

@@ -25,10 +25,11 @@ parentPort!.postMessage(input.role === 'prove' ? prove(input) : await rollout(in
 
 /**
  * The prover's depth-first search from the root on the shared table, as searches/depth-first.ts
- * runs it on exact keys; once exhausted, searches again as a helper (parallel.ts) until every
- * prover has ended.
+ * runs it on exact keys; once exhausted, searches again as a helper (parallel.ts) while any
+ * prover is still in its first search. `from`: the rollout thread turned helper, its figures so
+ * far (it starts as a helper, and is no prover whose first search the count ACTIVE waits for).
  */
-function prove(w: WorkerInput): ThreadReport {
+function prove(w: WorkerInput, from: { nodes: number; bestHome: number } | null = null): ThreadReport {
   const o = w.options;
   const g = Game.after(w.deal, w.rules, w.from);
   const packer = new KeyPacker(g);
@@ -40,35 +41,36 @@ function prove(w: WorkerInput): ThreadReport {
   dfs.lock = o.lockBoundEvery ? new LockBound(g) : null;
   const budget = o.maxNodes;
   // Nodes and best home of the searches before this one, and the nodes added to the shared count.
-  let before = 0;
-  let bestHome = g.home;
-  let counted = 0;
+  let before = from?.nodes ?? 0;
+  let bestHome = Math.max(g.home, from?.bestHome ?? 0);
+  let counted = before;
   let end: ThreadEnd;
-  for (let search = 0; ; search++) {
+  table.helping = from !== null;
+  for (let search = from ? 1 : 0; ; search++) {
     // Thread 0's first search keeps the prover's order (seed 0, or the one given); every other search breaks ties its own way.
     dfs.begin(g, packer, table, false, moveOptions({ ...o, seed: w.slot === 0 && search === 0 ? o.seed : seedOf(w.slot + search * MAX_THREADS) }), tactics, bound, waste);
     const stored = table.inserted;
-    end = runSearch(w, dfs, budget, before, () => (counted = count(w.slot, before + dfs.nodes, counted, Math.max(bestHome, dfs.bestHome))));
+    end = runSearch(dfs, budget, () => (counted = count(w.slot, before + dfs.nodes, counted, Math.max(bestHome, dfs.bestHome))));
     before += dfs.nodes;
     bestHome = Math.max(bestHome, dfs.bestHome);
     if (search === 0) Atomics.sub(flags, ACTIVE, 1);
     if (end !== 'lost') break;
     table.finishAll();
-    // Exhausted: it helps while any other thread is still in its first search.
+    // Exhausted: it helps while any prover is still in its first search.
     if (Atomics.load(flags, ACTIVE) === 0) break;
     table.helping = true;
     // A helper search that stored nothing found no unfinished work: wait a moment before the next.
     if (table.inserted === stored && search > 0) Atomics.wait(flags, STOP, 0, HELPER_PAUSE_MS);
   }
-  return { role: 'prove', end, nodes: before, bestHome, moves: end === 'won' ? g.history() : null, inserted: table.inserted };
+  return { role: w.role, proves: true, end, nodes: before, bestHome, moves: end === 'won' ? g.history() : null, inserted: table.inserted };
 }
 
 /**
  * Runs one depth-first search in slices to its end: between two slices, the progress is
  * published (`tally`) and the stop flag looked at; each slice is bounded by what is left of the
- * shared node budget, as this thread last saw it (`before` nodes of earlier searches counted).
+ * shared node budget, as this thread last saw it.
  */
-function runSearch(w: WorkerInput, dfs: DepthFirst, budget: number, before: number, tally: () => void): ThreadEnd {
+function runSearch(dfs: DepthFirst, budget: number, tally: () => void): ThreadEnd {
   for (;;) {
     if (Atomics.load(flags, STOP) !== 0) return 'stopped';
     // The others' nodes since their last count are not seen: the total may pass the budget by less than their slices.
@@ -80,27 +82,41 @@ function runSearch(w: WorkerInput, dfs: DepthFirst, budget: number, before: numb
   }
 }
 
-/** The default preset's rollout from the root, on a Solver of its own, until it ends or is stopped. */
+/**
+ * The default preset's rollout from the root, on a Solver of its own, until it wins, runs out, or
+ * is stopped (STOP_ROLLOUT: every prover has ended). When the deal looks lost (`looksLost`: the
+ * rollout has spent `afterNodes` and no thread has got more than `bestHomeAtMost` cards home)
+ * while a prover is still in its first search, it turns helper (`prove`) for good.
+ */
 async function rollout(w: WorkerInput): Promise<ThreadReport> {
   // Imported here: the provers do without the other searches' code, and start sooner.
   const { Solver } = await import('./solver.js');
   const solver = new Solver();
   const o = { ...rolloutOptions(w.rules), maxNodes: Infinity, maxSeconds: Math.max(0, (deadline - performance.now()) / 1000), maxMemoryMB: ROLLOUT_MB, tactics: w.options.tactics };
   const run = solver.start(w.deal, w.rules, o, w.from);
+  const lost = w.looksLost;
   let counted = 0;
   for (let n = SLICE; ; n += SLICE) {
-    if (Atomics.load(flags, STOP) !== 0 || Atomics.load(flags, STOP_ROLLOUT) !== 0) {
-      const p = run.progress();
-      return { role: 'rollout', end: 'stopped', nodes: p.nodes, bestHome: p.bestHome, moves: null, inserted: 0 };
-    }
+    const p = run.progress();
+    const stopped = Atomics.load(flags, STOP) !== 0 || Atomics.load(flags, STOP_ROLLOUT) !== 0;
+    if (!stopped && lost && p.nodes >= lost.afterNodes && bestHomeOfAll() <= lost.bestHomeAtMost && Atomics.load(flags, ACTIVE) > 0)
+      return prove(w, { nodes: p.nodes, bestHome: p.bestHome });
+    if (stopped) return { role: 'rollout', proves: false, end: 'stopped', nodes: p.nodes, bestHome: p.bestHome, moves: null, inserted: 0 };
     const r = run.step(n);
-    const p = r ?? run.progress();
-    counted = count(w.slot, p.nodes, counted, p.bestHome);
+    const q = r ?? run.progress();
+    counted = count(w.slot, q.nodes, counted, q.bestHome);
     if (r) {
       const end: ThreadEnd = r.verdict === 'won' ? 'won' : r.limit === 'time' ? 'time' : r.limit === 'memory' ? 'memory' : 'nodes';
-      return { role: 'rollout', end, nodes: r.nodes, bestHome: r.bestHome, moves: r.moves, inserted: 0 };
+      return { role: 'rollout', proves: false, end, nodes: r.nodes, bestHome: r.bestHome, moves: r.moves, inserted: 0 };
     }
   }
+}
+
+/** The most cards home of any thread so far (their published progress). */
+function bestHomeOfAll(): number {
+  let best = 0;
+  for (let i = 1; i < progress.length; i += 2) best = Math.max(best, progress[i]!);
+  return best;
 }
 
 /** Publishes a thread's progress and adds its nodes since the last count to the shared count; returns the nodes counted. */

@@ -7,8 +7,10 @@
  * move options reorders moves of equal score; thread 0 keeps the single-threaded order, so one
  * thread is the `prove` preset's search, node for node). A thread skips every position already
  * in the table, whoever stored it, so the threads soon search different parts of the space:
- * where two meet, the first to store a position searches below it and the other goes on. With
- * `rollout`, one more thread runs the default preset's rollout beside them, to find wins early.
+ * where two meet, the first to store a position searches below it and the other goes on. A
+ * thread whose search is exhausted helps the others (parallel-worker.ts, SharedTable `helping`)
+ * while any is still in its first search. With `rollout`, the last thread starts as the default
+ * preset's rollout, to find wins early, and turns helper when the deal looks lost.
  *
  * Soundness. A win by any thread is a win: its line is replayed by the verifier from the deal in
  * the calling thread before it is returned (`verifiedWin`, as Solver.start does). The deal is
@@ -32,8 +34,9 @@
  * size, allocated at once (shared-table.ts), and no larger than the node budget can fill; each
  * thread's own buffers (its move stack and path, the bounds' arrays) take well under 1 MB, and
  * the rollout's table (with `rollout`) ROLLOUT_MB at most. A stop flag (an Int32 in shared
- * memory, checked after each slice: a few milliseconds) stops every thread: on a win, once every
- * prover has ended (the rollout), or on `signal` (the result is then unknown, 'interrupted').
+ * memory, checked after each slice: a few milliseconds) stops every thread: on a win, or on
+ * `signal` (the result is then unknown, 'interrupted'); another stops the rollout once every
+ * prover has ended.
  *
  * Results: nodes summed over the threads, states = the keys stored in the shared table, bytes
  * per state of the shared table (`SharedTable.bytesPerState`), seconds of wall time (the
@@ -60,18 +63,21 @@ import { verifiedWin } from './verified.js';
 export const SLICE = 8192;
 /** The memory cap of the rollout thread's own table (`rollout`), in MB. */
 export const ROLLOUT_MB = 64;
-/** The most threads `solveParallel` runs (the prover's). */
+/** The most threads `solveParallel` runs. */
 export const MAX_THREADS = 64;
 
 /** The prover's settings: what every thread runs, whatever else the options say (`prove` preset). */
 export const PROVER: Partial<SolveOptions> = { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false };
 
 export interface ParallelOptions {
-  /** Prover threads, 1..MAX_THREADS. */
+  /** Threads, 1..MAX_THREADS: all provers, or (with `rollout`) all but the last. */
   readonly threads: number;
   /** Moves from the deal: the solve starts from the position they reach (as Solver.solve's `from`). */
   readonly from?: readonly PackedMove[];
-  /** One more thread runs the default preset's rollout, to find wins early. */
+  /**
+   * The last of the threads (2 or more) starts as the default preset's rollout, to find wins
+   * early, and turns helper when the deal looks lost (the default preset's `looksLost`).
+   */
   readonly rollout?: boolean;
   /** Stops every thread: the result is unknown, limit 'interrupted'. */
   readonly signal?: AbortSignal;
@@ -95,6 +101,8 @@ export type ThreadEnd = 'won' | 'lost' | 'nodes' | 'time' | 'memory' | 'stopped'
 
 export interface ThreadReport {
   readonly role: 'prove' | 'rollout';
+  /** A prover, or the rollout thread once it has turned helper: its end counts for the verdict. */
+  readonly proves: boolean;
   readonly end: ThreadEnd;
   readonly nodes: number;
   readonly bestHome: number;
@@ -118,6 +126,8 @@ export interface WorkerInput {
   readonly control: SharedArrayBuffer;
   /** The deadline as a time since the epoch in ms (each thread's `performance.now()` has its own origin). */
   readonly deadline: number;
+  /** The rollout's rule for turning helper (the default preset's `looksLost`), or null: never. */
+  readonly looksLost: { readonly afterNodes: number; readonly bestHomeAtMost: number } | null;
 }
 
 /**
@@ -135,7 +145,7 @@ export function controlViews(buf: SharedArrayBuffer): { flags: Int32Array; nodes
 }
 
 /**
- * Solves a deal on `threads` prover threads (and a rollout thread with `rollout`) sharing one
+ * Solves a deal on `threads` threads (the last a rollout with `rollout`) sharing one
  * table: `opts` over DEFAULT_OPTIONS, with the prover's settings (PROVER) whatever they say.
  * Resolves to the result with `threads`; rejects with SolutionError for a win that does not
  * verify (a solver bug), or with a thread's error.
@@ -144,6 +154,8 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
   const threads = p.threads;
   if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) throw new Error(`threads must be a whole number from 1 to ${MAX_THREADS}, not ${threads}`);
   if (opts.search !== undefined && opts.search !== 'dfs') throw new Error(`threads run depth-first search, not '${opts.search}'`);
+  if (p.rollout && threads < 2) throw new Error('a rollout thread needs 2 threads or more: one prover beside it');
+  const provers = threads - (p.rollout ? 1 : 0);
   const from = p.from ?? [];
   const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts, ...PROVER, heuristic: DEFAULT_OPTIONS.heuristic };
   const t0 = performance.now();
@@ -165,10 +177,11 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
   } catch (e) {
     throw new TableAllocationError(`cannot allocate the shared table of ${Math.round(sharedBytes(layout) / 2 ** 20)} MB: ${(e as Error).message}`);
   }
-  const workers = threads + (p.rollout ? 1 : 0);
+  const workers = threads;
   const control = new SharedArrayBuffer(24 + 16 * workers);
   const { flags, progress } = controlViews(control);
-  Atomics.store(flags, ACTIVE, threads);
+  Atomics.store(flags, ACTIVE, provers);
+  const lost = PRESETS[DEFAULT_PRESET]?.looksLost;
   const deadline = performance.timeOrigin + t0 + o.maxSeconds * 1000;
   const file = workerFile();
   const reports: (ThreadReport | null)[] = new Array(workers).fill(null);
@@ -198,18 +211,19 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
       reports.map(
         (_, slot) =>
           new Promise<void>((resolve) => {
-            const role = slot < threads ? 'prove' : 'rollout';
+            const role = slot < provers ? 'prove' : 'rollout';
             const input: WorkerInput = {
               role, slot, deal, rules, from,
               options: o,
               layout, table, control, deadline,
+              looksLost: lost ? { afterNodes: lost.afterNodes, bestHomeAtMost: lost.bestHomeAtMost } : null,
             };
             const w = new Worker(new URL(file), { workerData: input });
             w.on('message', (r: ThreadReport) => {
               reports[slot] = r;
               if (r.end === 'won') stop();
               // Once every prover has ended, the rollout can find nothing they have not decided.
-              else if (role === 'prove' && reports.every((x, i) => i >= threads || x !== null)) Atomics.store(flags, STOP_ROLLOUT, 1);
+              else if (role === 'prove' && reports.every((x, i) => i >= provers || x !== null)) Atomics.store(flags, STOP_ROLLOUT, 1);
             });
             w.on('error', (e) => {
               error ??= e;
@@ -235,22 +249,23 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
   let states = 0;
   for (const r of done) states += r.inserted;
   const base = { nodes: f.nodes, states, bytesPerState: states > 0 ? layoutBytesPerState(layout) : 0, bestHome: f.bestHome, seconds: 0, threads, threadNodes: done.map((r) => r.nodes) };
-  const v = verdictOf(done, threads, p.signal?.aborted === true);
+  const v = verdictOf(done, p.signal?.aborted === true);
   if (v.verdict === 'won') return { ...base, verdict: 'won', moves: verifiedWin(deal, rules, v.moves, from), seconds: seconds() };
   return { ...base, ...v, moves: null, seconds: seconds() };
 }
 
 /**
- * The verdict of the threads' reports (the provers' first, `threads` of them): won when any
- * thread won (its line, to be verified); unsolvable only when every prover ended exhausted;
- * else unknown, by the budget a prover ran out of, or 'interrupted' when stopped from outside.
+ * The verdict of the threads' reports: won when any thread won (its line, to be verified);
+ * unsolvable only when every prover (and the rollout thread, once it turned helper: `proves`)
+ * ended exhausted; else unknown, by the budget a prover ran out of, or 'interrupted' when stopped
+ * from outside.
  */
 export function verdictOf(
-  reports: readonly Pick<ThreadReport, 'end' | 'moves'>[], threads: number, aborted: boolean,
+  reports: readonly Pick<ThreadReport, 'end' | 'moves' | 'proves'>[], aborted: boolean,
 ): { verdict: 'won'; moves: PackedMove[] } | { verdict: 'unsolvable'; proof: 'search' } | { verdict: 'unknown'; limit: SolveResult['limit'] } {
   const won = reports.find((r) => r.end === 'won');
   if (won) return { verdict: 'won', moves: won.moves! };
-  const provers = reports.slice(0, threads);
+  const provers = reports.filter((r) => r.proves);
   if (provers.every((r) => r.end === 'lost')) return { verdict: 'unsolvable', proof: 'search' };
   const end = provers.map((r) => r.end).find((e) => e !== 'lost' && e !== 'stopped') ?? 'stopped';
   return { verdict: 'unknown', limit: end === 'stopped' || aborted ? 'interrupted' : (end as 'nodes' | 'time' | 'memory') };
