@@ -14,7 +14,8 @@
  *
  * Soundness. A win by any thread is a win: its line is replayed by the verifier from the deal in
  * the calling thread before it is returned (`verifiedWin`, as Solver.start does). The deal is
- * unsolvable only when EVERY prover thread has exhausted its search with no budget run out. Then
+ * unsolvable only when EVERY prover thread (and the rollout thread, once it has turned helper)
+ * has ended with its last search exhausted and no budget run out (`verdictOf`). Then
  * every position in the table was stored by exactly one thread (the compare-exchange that
  * publishes a key lets one insert answer "new"), and that thread expanded it to the end: it
  * pushed the position, generated its moves, and left it only when each child was won (none was,
@@ -22,7 +23,9 @@
  * in the table. So the table is closed under the search's moves, up to sound cuts, holds the
  * root, and holds no won position: no won position is reachable, and the reductions' soundness
  * (each argued where it is made) carries that to the game. One thread's exhaustion alone proves
- * nothing: it skipped positions that another thread had stored and may still be expanding. The
+ * nothing: it skipped positions that another thread had stored and may still be expanding (a
+ * helper's search included; what a helper stores, its own search expands before it reports). The
+ * done bits that steer the helpers play no part in this. The
  * draw discipline's shortcut (positions right after a draw are not stored) stays sound: such a
  * position is reached by one draw from one parent, which one thread stored and so expands, once.
  * The verdict is unknown when any prover thread ran out of a budget and none won.
@@ -178,6 +181,8 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
     throw new TableAllocationError(`cannot allocate the shared table of ${Math.round(sharedBytes(layout) / 2 ** 20)} MB: ${(e as Error).message}`);
   }
   const workers = threads;
+  // The table's counter of ids taken (shared-table.ts): the progress's states.
+  const taken = new Int32Array(table, 0, 1);
   const control = new SharedArrayBuffer(24 + 16 * workers);
   const { flags, progress } = controlViews(control);
   Atomics.store(flags, ACTIVE, provers);
@@ -195,7 +200,7 @@ export async function solveParallel(deal: Deal, rules: Rules, opts: Partial<Solv
       nodes += r ? r.nodes : progress[2 * i]!;
       bestHome = Math.max(bestHome, r ? r.bestHome : progress[2 * i + 1]!);
     }
-    const states = Math.min(Number(Atomics.load(new Int32Array(table, 0, 1), 0)), layout.capacity);
+    const states = Math.min(Atomics.load(taken, 0), layout.capacity);
     return { nodes, states, bestHome, bytesPerState: states > 0 ? layoutBytesPerState(layout) : 0 };
   };
   const stop = (): void => {
