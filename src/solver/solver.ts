@@ -1,18 +1,17 @@
 import { type Deal } from '../game/deal.js';
 import { type Rules } from '../game/rules.js';
 import { type PackedMove } from '../game/state.js';
-import { shortenLine } from '../game/shorten.js';
-import { verifyMoves } from '../game/verify.js';
 import { SearchContext } from './context.js';
 import { MB, MemoryBudget } from './memory.js';
 import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
 import { type PortfolioHost, startPortfolio } from './portfolio.js';
 import { type Preset, DEFAULT_PRESET } from './presets.js';
-import { type SearchResult, type SearchRun, type SolveResult, SolutionError } from './result.js';
+import { type SearchResult, type SearchRun, type SolveResult } from './result.js';
 import { beamSearch } from './searches/beam.js';
 import { bestFirstSearch } from './searches/best-first.js';
 import { depthFirstSearch } from './searches/depth-first.js';
 import { rolloutSearch } from './searches/rollout.js';
+import { verifiedWin } from './verified.js';
 
 /**
  * Solves deals with perfect information. One Solver can be reused for many deals of any size
@@ -79,11 +78,7 @@ export class Solver {
       if (!next.done) return null;
       const r = next.value;
       let moves: PackedMove[] | null = null;
-      if (r.verdict === 'won') {
-        moves = shortenLine(deal, rules, r.moves!, from);
-        const check = verifyMoves(deal, rules, from.length === 0 ? moves : [...from, ...moves]);
-        if (!check.won) throw new SolutionError(`solver produced a solution that does not verify: ${check.error ? `move ${check.error.index}: ${check.error.reason}` : 'stops short'}`);
-      }
+      if (r.verdict === 'won') moves = verifiedWin(deal, rules, r.moves!, from);
       result = { ...r, moves, seconds };
       if (r.verdict === 'unsolvable' && r.proof === undefined) result = { ...result, proof: 'search' };
       return result;

@@ -15,6 +15,7 @@ import {
   type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, ordersByHeuristic, positiveInteger, positiveNumber, presetsWithHeuristic,
   solverPresets, startWith,
 } from '../solver-api.js';
+import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadOptions, threadReportOptions, threadsFromFlag, threadsText } from '../threads.js';
 
 /** Exit status when the solver returns a solution that fails to verify: a solver bug. */
 export const EXIT_SOLUTION_BUG = 3;
@@ -43,6 +44,7 @@ export interface SolveCliOptions extends DealSourceOptions {
   spaces?: string;
   json?: boolean;
   solutionOut?: string;
+  threads?: string;
 }
 
 /** `--pairing` and `--spaces` as tactics (the others at their unrestricted values), or undefined when neither is given. Throws UserError. */
@@ -287,7 +289,7 @@ export function describeOptions(opts: CliSolveOptions): string {
 const COLD_SECONDS = 2;
 const COLD_NOTE = "note:               a process's first half second runs slow while V8 compiles (README, 'Solving a deal')";
 
-function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions): string {
+function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions, threads = 1): string {
   const verdict =
     rep.verdict === 'won'
       ? 'won'
@@ -299,7 +301,7 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions)
   const lines = [
     `${rep.deal[0]!.toUpperCase()}${rep.deal.slice(1)} · rules ${rep.rules} · size ${rep.size}`,
     ...(rep.after ? [`position:           after ${plural(rep.after.moves, 'move')} of ${rep.after.file} (the solution goes on from there)`] : []),
-    `solver:             ${describeOptions(opts)}`,
+    `solver:             ${describeOptions(opts)}${threads > 1 ? `, ${threadsText(threads)}` : ''}`,
     `verdict:            ${verdict}`,
     `nodes expanded:     ${rep.nodes}`,
     `states stored:      ${rep.states}`,
@@ -380,6 +382,7 @@ export function registerSolve(program: Command): void {
   addTacticsOptions(cmd, 'solver')
     .option('--json', 'print one JSON object instead of the text report')
     .option('--solution-out <file>', "write a won deal's solution to FILE (one move a line, '#' header), for 'limited verify --solution FILE'")
+    .option('--threads <t>', THREADS_HELP)
     .addHelpText(
       'after',
       examples(
@@ -392,6 +395,7 @@ export function registerSolve(program: Command): void {
         'limited solve --deal game.txt --json            # one JSON object',
         'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
         'head -3 win.txt > part.txt && limited solve 4 --size 1x5,4x3 --after part.txt   # from a position',
+        'limited solve 3734 --threads 2                  # the prover on two cores, one shared table',
       ) +
         '\nPrints the verdict and the search statistics: nodes expanded, states stored, seconds,\n' +
         'nodes per second, bytes per stored state and the most cards home in any position\n' +
@@ -409,7 +413,9 @@ export function registerSolve(program: Command): void {
         "--json fields: deal, after ({file, moves} with --after, else null), rules, size, options,\n" +
         "verdict, limit ('nodes', 'time', 'memory' or 'interrupted' for unknown, else null), proof\n" +
         "('search' or 'locks' for unsolvable, else null), nodes, states, seconds, nodesPerSecond,\n" +
-        'bytesPerState, bestHome, cards, solution (array of moves from the position, or null).\n' +
+        'bytesPerState, bestHome, cards, solution (array of moves from the position, or null), and\n' +
+        'threads when --threads is given.\n' +
+        THREADS_EPILOGUE +
         'On a terminal, a progress line on stderr (time, nodes, nodes a second, states, cards home\n' +
         'at best), wiped when the search ends.\n' +
         "Ctrl-C (SIGINT) or SIGTERM stops the search within a moment and prints the report so far:\n" +
@@ -423,17 +429,21 @@ export function registerSolve(program: Command): void {
       run(async (n: string | undefined, o: SolveCliOptions) => {
         stdinOnce({ '--deal': o.deal, '--after': o.after });
         const r = resolveDeal(n, o);
-        const opts = solveOptionsFromFlags(o);
+        const threads = o.threads !== undefined ? threadsFromFlag(o.threads) : 1;
+        let opts = solveOptionsFromFlags(o);
+        // On several threads: the prover's options, reported as the prove preset with the flags given.
+        const onThreads = threads > 1 ? threadOptions(opts, { preset: o.preset !== undefined, search: o.search !== undefined, heuristic: o.heuristic !== undefined }) : null;
+        if (onThreads) opts = threadReportOptions(opts);
         if (o.solutionOut !== undefined) checkSolutionOut(o.solutionOut);
         const at = gameAfter(r, o.after);
         if (!at) return;
         const from = at.game.history();
         const after = afterOf(o.after, from);
-        const solved = await runSolve(r, opts, from);
+        const solved = await runSolve(r, opts, from, onThreads ? { options: onThreads, threads } : null);
         if (!solved) return;
         const { res, signal } = solved;
-        const rep = solveReport(r, opts, res, after);
-        out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts));
+        const rep = { ...solveReport(r, opts, res, after), ...(o.threads !== undefined ? { threads } : {}) };
+        out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts, threads));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
@@ -451,15 +461,23 @@ export function registerSolve(program: Command): void {
 /**
  * Solves from the deal or the position after `from`, as `limited solve` does: a time budget
  * given alone lifts the preset's node cap, the search runs in steps with the progress line on
- * a terminal, and a signal stops it with the figures so far. Returns null after reporting a
- * solution that fails to verify (exit 3).
+ * a terminal, and a signal stops it with the figures so far; `onThreads`: the parallel prover on
+ * that many threads (cli/threads.ts). Returns null after reporting a solution that fails to
+ * verify (exit 3).
  */
-export async function runSolve(r: ResolvedDeal, opts: CliSolveOptions, from: readonly PackedMove[]): Promise<{ res: SolveResult; signal: NodeJS.Signals | null } | null> {
+export async function runSolve(
+  r: ResolvedDeal, opts: CliSolveOptions, from: readonly PackedMove[], onThreads: { options: Partial<SolveOptions>; threads: number } | null = null,
+): Promise<{ res: SolveResult; signal: NodeJS.Signals | null } | null> {
   try {
     // A time budget given alone is the budget: the preset's node cap does not cut it short.
-    const budget = opts.maxSeconds !== undefined && opts.maxNodes === undefined ? { ...opts, maxNodes: Infinity } : opts;
+    const alone = opts.maxSeconds !== undefined && opts.maxNodes === undefined;
+    const budget = alone ? { ...opts, maxNodes: Infinity } : opts;
     const line = progressLine(r.deal);
     try {
+      if (onThreads) {
+        const o = alone ? { ...onThreads.options, maxNodes: Infinity } : onThreads.options;
+        return await solveOnThreads(r.deal, r.rules, o, onThreads.threads, line?.show ?? null, from);
+      }
       return await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget, from), line);
     } finally {
       line?.end();
