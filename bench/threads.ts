@@ -20,7 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { csvText } from '../src/batch/files.js';
+import { csvText } from '../src/batch/csv.js';
 import { machine } from '../src/batch/machine.js';
 import { FULL_SIZE, dealFromNumber, parseRules } from '../src/game/index.js';
 import { solveParallel } from '../src/solver/parallel.js';

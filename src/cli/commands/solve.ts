@@ -6,7 +6,7 @@ import { checkWritable, writeAtomic } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SearchRun, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/index.js';
+import { type Progress, type SearchKind, type SearchRun, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/index.js';
 import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run, stdinOnce,
 } from '../common.js';
