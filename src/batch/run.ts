@@ -54,6 +54,12 @@ export interface BatchConfig {
   readonly command: string;
   /** Start over: remove the results file and its sidecars first (under the lock). */
   readonly fresh?: boolean;
+  /**
+   * `--force`: a results file made with other options (or one that cannot be resumed) is
+   * removed with its sidecars and the run starts over, instead of being refused. A file of the
+   * same options is resumed all the same; a file that is not a batch's is refused even so.
+   */
+  readonly force?: boolean;
   /** Where the shard came from (`--shard`, `Slurm array task 7`), for messages. */
   readonly shardFrom?: string;
   /** Notes for the user (stderr). */
@@ -184,6 +190,20 @@ export function refuseForeign(out: string, header: string): void {
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 
+/** Could the run `cfg` resume `out`, whose sidecar is `meta`: the same options, and rows that can be read as this run's? */
+function resumable(out: string, meta: Meta, cfg: BatchConfig): boolean {
+  if (runDifference(meta, { job: cfg.spec, range: cfg.range, shard: cfg.shard })) return false;
+  const existing = loadResults(out, true);
+  if (!existing) return true;
+  if (existing.header === '') return false;
+  try {
+    checkHeader(out, existing.header, cfg.spec);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, lock: Lock, stop: Stop): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
@@ -192,6 +212,12 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const counts = emptyCounts();
   let meta = readMeta(out);
   if (!meta) refuseForeign(out, headerOf(cfg.spec));
+  // --force: what cannot be resumed with these options is removed before anything is read.
+  if (cfg.force && meta && !resumable(out, meta, cfg)) {
+    note(`limited: ${out} was made with other options: starting it over (--force)`);
+    removeResults(out);
+    meta = null;
+  }
   const existing = loadResults(out, true);
   const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard };
   // A file without rows and without a sidecar (a run killed as it began) starts afresh.
@@ -201,7 +227,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     const d = runDifference(meta, here);
     if (d)
       throw new UserError(
-        `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
+        `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out (or give --force to start it over)`,
       );
     if (existing.header === '') throw new UserError(emptyWithSidecar(out, meta));
     try {

@@ -8,91 +8,121 @@ import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } fro
 import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
-import { tacticsText } from '../../experiment/report.js';
-import { examples, oneLine, out, prefixed, run, warnWorkers } from '../common.js';
+import { tacticsRecords, tacticsText } from '../../experiment/report.js';
+import { addJsonOption, examples, oneLine, out, outJson, prefixed, retireOptions, run, warnWorkers } from '../common.js';
 import { positiveInteger } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
 
 export interface TacticsCliOptions {
-  deals: string;
   from: string;
-  workers?: string;
-  out: string;
-  solverDeals: string;
-  solverNodes: string;
-  samplingDeals: string;
+  count: string;
+  solverCount: string;
+  samplingCount: string;
+  maxNodes: string;
   samplingPlayer: string;
+  workers?: string;
+  outDir: string;
   size?: string;
   only?: string;
+  force?: boolean;
+  json?: boolean;
   progress?: boolean;
 }
 
 export const TACTICS_DEFAULTS = {
-  deals: '10000',
   from: '1',
+  count: '10000',
+  solverCount: '200',
+  samplingCount: '100',
+  maxNodes: '100000',
+  samplingPlayer: 'sampling',
   // Not results/tactics, which holds the real run's sidecars and summary (kept in git): a run
   // with other options there is refused, as it would mix two experiments.
-  out: 'results/tactics-quick',
-  solverDeals: '200',
-  solverNodes: '100000',
-  samplingDeals: '100',
-  samplingPlayer: 'sampling',
+  outDir: 'results/tactics-quick',
 } as const;
+
+/**
+ * The subcommands of `limited experiment`, each registered on the parent by its own function
+ * (a new experiment: one more entry here, in a file of its own if it is large).
+ */
+const EXPERIMENTS: readonly ((experiment: Command) => void)[] = [registerTactics];
 
 export function registerExperiment(program: Command): void {
   const experiment = program.command('experiment').description('run a research experiment: tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+  for (const register of EXPERIMENTS) register(experiment);
+  // A usage error names the subcommand's help (main.ts does this for the top-level commands only).
+  for (const cmd of experiment.commands)
+    cmd.configureOutput({
+      outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment ${cmd.name()} --help')\n`),
+    });
+}
+
+function registerTactics(experiment: Command): void {
   const cmd = experiment
     .command('tactics')
     .description('players, solver restrictions and rule variants on the same deals: tactics.csv, tactics.md, tactics.svg')
-    .option('--deals <n>', `deals for each greedy-player row (the real run: 1000000)`, TACTICS_DEFAULTS.deals)
     .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
-    .option('--solver-deals <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverDeals)
-    .option('--solver-nodes <k>', 'node budget per deal of the solver (preset portfolio)', TACTICS_DEFAULTS.solverNodes)
-    .option('--sampling-deals <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingDeals)
+    .option('--count <n>', `deals for each greedy-player row: deals A to A+N-1 (the real run: 1000000)`, TACTICS_DEFAULTS.count)
+    .option('--solver-count <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverCount)
+    .option('--sampling-count <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingCount)
+    .option('--max-nodes <k>', 'node budget per deal of the solver (preset portfolio)', TACTICS_DEFAULTS.maxNodes)
     .option('--sampling-player <spec>', 'the sampling player, as --player takes it (e.g. sampling:samples=16,nodes=500)', TACTICS_DEFAULTS.samplingPlayer)
     .option('--only <rows>', 'run only these rows: groups greedy, solver (with rules), rules, sampling, players, or row names, comma-separated')
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
-    .option('--out <dir>', 'the directory for ROW.csv per row and the summary files', TACTICS_DEFAULTS.out)
+    .option('--out-dir <dir>', 'the directory for ROW.csv per row and the summary files', TACTICS_DEFAULTS.outDir)
+    .option('--force', 'run again from the start the rows whose files in --out-dir were made with other options (otherwise refused)')
     .option('--size <size>', "deck and layout DxR,CxW (default 2x13,12x3; small sizes for quick trials)")
-    .option('--no-progress', 'no progress on stderr')
+    .option('--no-progress', 'no progress on stderr');
+  addJsonOption(cmd, 'the summary table');
+  retireOptions(cmd, [
+    ['--deals', '--count N (deals for each greedy row)'],
+    ['--solver-deals', '--solver-count N'],
+    ['--sampling-deals', '--sampling-count N'],
+    ['--solver-nodes', '--max-nodes N'],
+    ['--out', '--out-dir DIR'],
+  ]);
+  cmd
     .addHelpText(
       'after',
       examples(
         'limited experiment tactics                                   # the defaults: a quick look (about 10 min on 2 cores), in results/tactics-quick',
-        'limited experiment tactics --deals 1000000 --solver-deals 2000 --sampling-deals 500 --workers 2 --out results/tactics   # the real run',
-        'limited experiment tactics --only greedy --deals 1000000 --out results/tactics-greedy   # the greedy rows alone',
-        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-deals 500 --out results/tactics-p2',
+        'limited experiment tactics --count 1000000 --solver-count 2000 --sampling-count 500 --workers 2 --out-dir results/tactics   # the real run',
+        'limited experiment tactics --only greedy --count 1000000 --out-dir results/tactics-greedy   # the greedy rows alone',
+        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-count 500 --out-dir results/tactics-p2',
       ) +
         `
-Rows (each one batch run, ROW.csv in --out; the same deal numbers within a group, so each
+Rows (each one batch run, ROW.csv in --out-dir; the same deal numbers within a group, so each
 row's difference from its group's baseline is paired deal by deal):
   greedy    greedy-PAIRING-SPACES: the greedy player, pairing always|cautious|never x spaces
-            eager|hold|never, on --deals deals (default ${TACTICS_DEFAULTS.deals}); baseline greedy-always-eager
+            eager|hold|never, on --count deals (default ${TACTICS_DEFAULTS.count}); baseline greedy-always-eager
   solver    solver-free (baseline) and solver-pairing-never, -pairing-cautious, -spaces-hold,
-            -spaces-never: the solver (perfect information, preset portfolio, --solver-nodes a
-            deal) keeping to a tactic, on --solver-deals deals (default ${TACTICS_DEFAULTS.solverDeals})
+            -spaces-never: the solver (perfect information, preset portfolio, --max-nodes a
+            deal) keeping to a tactic, on --solver-count deals (default ${TACTICS_DEFAULTS.solverCount})
   rules     rules-building-none, -building-suit, -second-deal-none, -privileged-1,2,3,5,6,8:
             the free game under another rule (4 privileged cards is the book's); baseline solver-free
   sampling  sampling-always-eager (baseline), -always-hold, -cautious-eager, -cautious-hold:
-            the sampling player on --sampling-deals deals (default ${TACTICS_DEFAULTS.samplingDeals})
+            the sampling player on --sampling-count deals (default ${TACTICS_DEFAULTS.samplingCount})
 Resume: run the same command again: finished rows are skipped, a half-done one is resumed.
-The summary covers every finished row in --out made with these options (--only runs a subset).
-A file in --out that is not the experiment's is refused before any work: a ROW.csv without
-its ROW.meta.json, or tactics.csv/md/svg where no row has a sidecar.
+A row whose file was made with other options is refused before any work, unless --force
+(then it is run again from the start).
+The summary covers every finished row in --out-dir made with these options (--only runs a subset).
+A file in --out-dir that is not the experiment's is refused before any work, even with
+--force: a ROW.csv without its ROW.meta.json, or tactics.csv/md/svg where no row has a sidecar.
 Files: tactics.csv (a line a row: counts, win rate, 95 % interval, difference from the
 baseline with its 95 % paired interval), tactics.md (the same as one table, with the
 command, machine, date, commit and wall time per row), tactics.svg (a bar chart).
+--json prints {rows, missing, files}: rows as tactics.csv has them (docs/cli.md).
 Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/143 interrupted.
 `,
     )
     .action(
       run(async (o: TacticsCliOptions) => {
         const from = prefixed('--from', () => parseDealNumber(o.from));
-        const deals = positiveInteger('--deals', o.deals);
-        const solverDeals = positiveInteger('--solver-deals', o.solverDeals);
-        const solverNodes = positiveInteger('--solver-nodes', o.solverNodes);
-        const samplingDeals = positiveInteger('--sampling-deals', o.samplingDeals);
+        const deals = positiveInteger('--count', o.count);
+        const solverDeals = positiveInteger('--solver-count', o.solverCount);
+        const solverNodes = positiveInteger('--max-nodes', o.maxNodes);
+        const samplingDeals = positiveInteger('--sampling-count', o.samplingCount);
         const most = Math.max(deals, solverDeals, samplingDeals);
         // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
         if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
@@ -103,7 +133,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
         const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
         if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
-        if (o.out === '' || o.out === '-') throw new UserError('--out needs a directory name');
+        if (o.outDir === '' || o.outDir === '-') throw new UserError('--out-dir needs a directory name');
         // The warning about --workers comes with the first line of work, after every check of
         // the options and the directory: an error before it stays the one line it is.
         let warned = false;
@@ -117,7 +147,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           res = await runTactics({
             note,
             from, deals, solverDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size,
-            dir: o.out, workers, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
+            dir: o.outDir, workers, force: o.force === true, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
             command: commandLine(process.argv.slice(2)),
           });
         } catch (e) {
@@ -129,11 +159,8 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
           return;
         }
+        if (o.json) return outJson({ rows: tacticsRecords(res.lines), missing: res.missing, files: res.files });
         out(tacticsText(res.lines) + (res.missing.length > 0 ? `not in the summary: ${res.missing.map((m) => `${m.name} (${m.why})`).join('; ')}\n` : '') + `files: ${res.files.join(', ')}`);
       }),
     );
-  // A usage error names this command's help (main.ts does this for the top-level commands only).
-  cmd.configureOutput({
-    outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment tactics --help')\n`),
-  });
 }
