@@ -150,7 +150,7 @@ describe('shards and chunks', () => {
   it('chunks skip the deals done', () => {
     const done = new DealSet({ from: 10, count: 10 });
     for (const d of [10, 11, 14, 19]) done.add(d);
-    expect([...chunks({ from: 10, count: 10 }, done, 4)]).toEqual([[12, 13, 15, 16], [17, 18]]);
+    expect([...chunks(Array.from({ length: 10 }, (_, i) => 10 + i), done, 4)]).toEqual([[12, 13, 15, 16], [17, 18]]);
     expect(done.missingRanges()).toEqual([{ from: 12, count: 2 }, { from: 15, count: 4 }]);
   });
 });
