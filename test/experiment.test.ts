@@ -162,15 +162,29 @@ describe('limited experiment tactics', () => {
     expect(checked.some((x) => x > 0)).toBe(true);
   });
 
-  it('tactics.md is one table under a header that says how it was made', () => {
-    const md = readFileSync(join(out(), 'tactics.md'), 'utf8');
+  it('tactics.md is a table of every row and one of the solver rows with perfect information, under a header that says how it was made', () => {
+    const whole = readFileSync(join(out(), 'tactics.md'), 'utf8');
+    const [md, perfectPart] = whole.split('## The solver rows with perfect information');
+    expect(perfectPart).toBeDefined();
+    const perfect = perfectPart!.split('\n').filter((l) => l.startsWith('|'));
+    const solverRows = [...SOLVER, ...RULES];
+    expect(perfect[0]).toMatch(/^\| row \| deals \| decided in phase 1 \(by implication\) \|/);
+    expect(perfect.slice(2).map((l) => l.split(' | ')[0]!.slice(2))).toEqual(solverRows);
+    // With no phase 2 (--sample 0) every undecided deal stands with its bounds, counted both ways.
+    for (const l of perfect.slice(2)) {
+      const m = /^\| [\w-]+ \| 30 \| (\d+) \(\d+\) \| (\d+) \| (\d+) \| (\d+) \| [\d.]+-[\d.]+ % \|/.exec(l);
+      expect(m, l).not.toBeNull();
+      const [decided, undecided, sampled, still] = m!.slice(1).map(Number) as [number, number, number, number];
+      expect(decided + undecided).toBe(30);
+      expect([sampled, still]).toEqual([undecided, undecided]);
+    }
     expect(md).toMatch(/^- command: `limited experiment tactics --size 1x6,5x3 --deals 400 /m);
     expect(md).toMatch(/^- machine: .+ x \d+ cores, Node v\d+/m);
     expect(md).toMatch(/^- date: rows run from \d{4}-\d\d-\d\dT.* summary written \d{4}-/m);
     expect(md).toMatch(/^- commit: /m);
     const table = md.split('\n').filter((l) => l.startsWith('|'));
     expect(table).toHaveLength(2 + 27);
-    expect(table[0]).toMatch(/\| win rate \| 95 % CI \| Δ vs baseline \(pp\) \| 95 % CI of Δ \(paired\) \| wall time \|/);
+    expect(table[0]).toMatch(/\| win rate \| 95 % CI \| Δ vs baseline at the budget \(pp\) \| 95 % CI of Δ \(paired\) \| wall time \|/);
     for (const name of ALL) expect(table.some((l) => l.includes(`| ${name} |`) || l.includes(`**${name}** (baseline)`)), name).toBe(true);
     expect(table.filter((l) => /\(baseline\)/.test(l))).toHaveLength(3);
     expect(table[2]).toMatch(/\| \d+(\.\d)? s \|$/);

@@ -13,6 +13,7 @@ import { examples, oneLine, out, prefixed, run, warnWorkers } from '../common.js
 import { positiveInteger } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
+import { WINRATE_DEFAULTS, longBudgets, registerWinrate } from './winrate.js';
 
 export interface TacticsCliOptions {
   deals: string;
@@ -20,7 +21,13 @@ export interface TacticsCliOptions {
   workers?: string;
   out: string;
   solverDeals: string;
+  freeDeals?: string;
   solverNodes: string;
+  sample: string;
+  longNodes?: string;
+  longSeconds?: string;
+  longMemory: string;
+  seed: string;
   samplingDeals: string;
   samplingPlayer: string;
   size?: string;
@@ -36,19 +43,31 @@ export const TACTICS_DEFAULTS = {
   out: 'results/tactics-quick',
   solverDeals: '200',
   solverNodes: '100000',
+  sample: '0',
+  longMemory: WINRATE_DEFAULTS.longMemory,
+  seed: WINRATE_DEFAULTS.seed,
   samplingDeals: '100',
   samplingPlayer: 'sampling',
 } as const;
 
 export function registerExperiment(program: Command): void {
-  const experiment = program.command('experiment').description('run a research experiment: tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+  const experiment = program
+    .command('experiment')
+    .description('run a research experiment: winrate (how often a game is won with perfect play, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+  registerWinrate(experiment);
   const cmd = experiment
     .command('tactics')
     .description('players, solver restrictions and rule variants on the same deals: tactics.csv, tactics.md, tactics.svg')
     .option('--deals <n>', `deals for each greedy-player row (the real run: 1000000)`, TACTICS_DEFAULTS.deals)
     .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
     .option('--solver-deals <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverDeals)
-    .option('--solver-nodes <k>', 'node budget per deal of the solver (preset portfolio)', TACTICS_DEFAULTS.solverNodes)
+    .option('--free-deals <m>', 'deals of the free game\'s row solver-free (at least --solver-deals; default the same)')
+    .option('--solver-nodes <k>', 'node budget per deal of the solver (preset portfolio): phase 1 of the solver rows', TACTICS_DEFAULTS.solverNodes)
+    .option('--sample <n>', 'phase 2 of the solver rows: deals each estimate samples from those phase 1 left undecided, solved again at the long budget (0: none)', TACTICS_DEFAULTS.sample)
+    .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
+    .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds')
+    .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
+    .option('--seed <word>', 'phase 2: the seed of the deals\' priority that draws the samples', WINRATE_DEFAULTS.seed)
     .option('--sampling-deals <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingDeals)
     .option('--sampling-player <spec>', 'the sampling player, as --player takes it (e.g. sampling:samples=16,nodes=500)', TACTICS_DEFAULTS.samplingPlayer)
     .option('--only <rows>', 'run only these rows: groups greedy, solver (with rules), rules, sampling, players, or row names, comma-separated')
@@ -93,7 +112,13 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const solverDeals = positiveInteger('--solver-deals', o.solverDeals);
         const solverNodes = positiveInteger('--solver-nodes', o.solverNodes);
         const samplingDeals = positiveInteger('--sampling-deals', o.samplingDeals);
-        const most = Math.max(deals, solverDeals, samplingDeals);
+        const freeDeals = o.freeDeals !== undefined ? positiveInteger('--free-deals', o.freeDeals) : solverDeals;
+        if (freeDeals < solverDeals) throw new UserError(`--free-deals ${freeDeals} is fewer than --solver-deals ${solverDeals}: the free game is every other solver row's baseline, on the same deals`);
+        const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
+        const long = longBudgets(o);
+        if (o.seed === '') throw new UserError('--seed needs a word (any text)');
+        const phase2 = { sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory, seed: o.seed };
+        const most = Math.max(deals, freeDeals, samplingDeals);
         // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
         if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
         if (most > 2 ** 32) throw new UserError(`${most} deals in one row is too many (at most 2^32)`);
@@ -116,7 +141,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         try {
           res = await runTactics({
             note,
-            from, deals, solverDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size,
+            from, deals, solverDeals, freeDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size, phase2,
             dir: o.out, workers, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
             command: commandLine(process.argv.slice(2)),
           });
