@@ -39,10 +39,13 @@ export function toolVersion(): string {
 
 let commitCache: string | null | undefined;
 
-/** The git commit of the package's checkout (with `-dirty` when it has uncommitted changes), or null when unknown. */
+/** The git commit of the package's checkout (with `-dirty` when it has uncommitted changes), or null when unknown or installed from npm. */
 export function gitCommit(): string | null {
   if (commitCache !== undefined) return commitCache;
   commitCache = null;
+  // Only a checkout of this package: installed under another project's node_modules, git would
+  // find that project's repository above it and name its commit as ours.
+  if (!existsSync(join(packageRoot(), '.git'))) return commitCache;
   try {
     const opts = { cwd: packageRoot(), encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'], timeout: 3000 };
     const head = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();

@@ -36,6 +36,10 @@ import { addCount, emptyCounts, summarize } from './stats.js';
 import { onStop } from './stop.js';
 import { type ChunkResult, type ChunkTask } from './worker.js';
 
+/** The most worker threads and the most deals in a chunk a run takes (`--workers`, `--chunk`, the library's options). */
+export const MAX_WORKERS = 1024;
+export const MAX_CHUNK = 1_000_000;
+
 export interface BatchConfig {
   readonly spec: JobSpec;
   /** The whole experiment's range (before sharding). */

@@ -6,7 +6,7 @@ import { checkWritable, writeAtomic } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SearchRun, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/index.js';
+import { type Progress, type SearchKind, type SearchRun, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, SEARCHES, SolutionError, Solver, timeBudgetAlone } from '../../solver/index.js';
 import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run, stdinOnce,
 } from '../common.js';
@@ -72,8 +72,6 @@ export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Comman
       `spaces tactic: eager (fill a space at once), hold (no filling in the first deal: keep spaces for the privileged cards), never (default eager)`,
     );
 }
-
-export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout', 'beam'];
 
 /** What each of SEARCHES does, for the help (solve's and batch's). */
 export const SEARCH_KINDS =
@@ -470,7 +468,7 @@ export async function runSolve(
 ): Promise<{ res: SolveResult; signal: NodeJS.Signals | null } | null> {
   try {
     // A time budget given alone is the budget: the preset's node cap does not cut it short.
-    const alone = opts.maxSeconds !== undefined && opts.maxNodes === undefined;
+    const alone = timeBudgetAlone(opts);
     const budget = alone ? { ...opts, maxNodes: Infinity } : opts;
     const line = progressLine(r.deal);
     try {
