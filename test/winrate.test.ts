@@ -95,6 +95,20 @@ describe('runEstimator, one row', () => {
     await expect(runEstimator({ rows: [r], sample: 25, seed: 'other', workers: 1, progress: false, command: 'test', note: quiet, label: 'test' })).rejects.toThrow(
       /made with the deals sampled a list of 25 deals/,
     );
+
+    // A larger sample of the same seed holds the smaller one: the file grows, its rows stay.
+    const before = resultRows(r.file2).rows;
+    const notes: string[] = [];
+    const grown = await runEstimator({ rows: [r], sample: 30, seed: 'test', workers: 1, progress: false, command: 'test', note: (t) => notes.push(t), label: 'test' });
+    expect(grown.status).toBe('done');
+    const sample30 = [...undecided].sort((a, b) => rng(a) - rng(b)).slice(0, 30).sort((a, b) => a - b);
+    expect(readMeta(r.file2)!.deals).toEqual(sample30);
+    expect(readMeta(r.file2)!.complete).toBe(true);
+    const after = resultRows(r.file2).rows;
+    expect(after).toHaveLength(30);
+    for (const row of before) expect(after).toContainEqual(row);
+    expect(notes.some((t) => /the sample grows from 25 to 30 deals/.test(t))).toBe(true);
+    expect(grown.lines[0]!.estimate.sampled).toBe(30);
   });
 });
 

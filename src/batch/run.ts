@@ -204,6 +204,16 @@ function checkDealList(deals: readonly number[], part: DealRange, shard: Shard |
   }
 }
 
+/** Whether increasing list `a` is a part of increasing list `b`. */
+export function isSubList(a: readonly number[], b: readonly number[]): boolean {
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && b[j]! < x) j++;
+    if (j === b.length || b[j] !== x) return false;
+  }
+  return true;
+}
+
 /** The deals a run has to do: the list when it has one, else every deal of its part. */
 function* dealsOf(part: DealRange, list: readonly number[] | undefined): Generator<number> {
   if (list) yield* list;
@@ -227,7 +237,10 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   if (existing && (existing.lines.length > 0 || meta)) {
     // refuseForeign has let through no rows without a sidecar.
     if (!meta) throw new Error(`internal: '${out}' has rows but no sidecar`);
-    const d = runDifference(meta, here);
+    // A sample may grow: a file of a deal list resumes under a longer list that holds it.
+    const grows = meta.deals !== undefined && cfg.deals !== undefined && isSubList(meta.deals, cfg.deals);
+    const d = runDifference(grows ? { ...meta, deals: cfg.deals } : meta, here);
+    if (grows && meta.deals!.length < cfg.deals!.length) note(`limited: ${out}: the sample grows from ${meta.deals!.length} to ${cfg.deals!.length} deals`);
     if (d)
       throw new UserError(
         `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
@@ -292,7 +305,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const current: Meta = idle
     ? meta!
     : meta
-      ? { ...meta, endedAt: null, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
+      ? { ...meta, ...(cfg.deals ? { deals: [...cfg.deals] } : {}), endedAt: null, complete: false, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
       : fresh;
   if (!idle) {
     current.sessions = [...current.sessions, session];
