@@ -368,7 +368,7 @@ export function addSolverOptions(cmd: Command, seconds?: number): Command {
     .option('--max-seconds <s>', `stop with 'unknown' after S seconds, a number > 0 (default: ${time}; given without --max-nodes, it lifts the node limit)`)
     .option(
       '--max-memory <mb>',
-      `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset splits MB among its searches by their shares; best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
+      `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset's searches draw on MB as one pool as their tables grow (resident memory stays within MB plus about 40 MB); best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
     );
 }
 
