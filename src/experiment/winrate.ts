@@ -14,12 +14,11 @@
  * restricted row below it, and the deals that settles are not solved again. estimate.ts turns
  * the verdicts into estimates and intervals.
  */
-import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { existsSync } from 'node:fs';
 import seedrandom from 'seedrandom';
 import { type Rules, type Size, type Tactics, UserError, formatRules } from '../game/index.js';
 import { type JobSpec } from '../batch/job.js';
-import { checkHeader, rowCodec } from '../batch/rows.js';
+import { forEachRow } from '../batch/rows.js';
 import { type DealRange, formatRange, rangeLast } from '../batch/range.js';
 import { readMeta } from '../batch/sidecar.js';
 import { runDifference } from '../batch/difference.js';
@@ -101,36 +100,10 @@ export type Verdicts = Uint8Array;
  * resume checks it. `into` gathers several files; a deal twice is an error.
  */
 export async function readVerdicts(file: string, spec: JobSpec, range: DealRange, into?: Verdicts, seen?: Uint8Array): Promise<{ verdicts: Verdicts; count: number }> {
-  const codec = rowCodec(spec);
   const verdicts = into ?? new Uint8Array(range.count);
-  const there = seen ?? new Uint8Array(range.count);
-  let count = 0;
-  let lineNo = 0;
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) {
-      lineNo++;
-      if (lineNo === 1) {
-        checkHeader(file, line.charCodeAt(0) === 0xfeff ? line.slice(1) : line, spec);
-        continue;
-      }
-      if (line === '') continue;
-      const { deal, verdict } = codec.decode(line, lineNo, file);
-      const i = deal - range.from;
-      if (!(i >= 0 && i < range.count)) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is not among the deals ${formatRange(range)}`);
-      if (there[i]) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is in the file twice`);
-      there[i] = 1;
-      verdicts[i] = verdict === 'won' ? WON : verdict === 'unsolvable' ? LOST : UNKNOWN;
-      count++;
-    }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read results file '${file}': no such file`);
-    throw e;
-  } finally {
-    lines.close();
-    input.destroy();
-  }
+  const count = await forEachRow(file, spec, range, seen ?? new Uint8Array(range.count), (i, verdict) => {
+    verdicts[i] = verdict === 'won' ? WON : verdict === 'unsolvable' ? LOST : UNKNOWN;
+  });
   return { verdicts, count };
 }
 
