@@ -101,11 +101,12 @@ export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader,
   }
   out.push('', '## Games', '');
   for (const r of h.rows) out.push(`- **${r.name}**: ${r.phase1.rules}${r.phase1.method.includes('pairing=') ? `, ${r.phase1.method.split(' ').filter((w) => /^(pairing|spaces)=/.test(w)).join(' ')}` : ''}, deals ${formatRange(r.range)}; files ${r.file1}, ${r.file2}`);
-  out.push('', '## Method', '', ...METHOD.split('\n'));
+  out.push('', '## Method', '', ...WINRATE_METHOD.split('\n'));
   return out.join('\n') + '\n';
 }
 
-const METHOD = `Deal numbers are a random sample of all deals (RULES.md, scheme v1). Each estimate is made in two phases.
+/** The method, as winrate.md and the HTML report write it out. */
+export const WINRATE_METHOD = `Deal numbers are a random sample of all deals (RULES.md, scheme v1). Each estimate is made in two phases.
 
 1. **Phase 1** solves every deal at the short budget. A deal won (its solution replayed by the
    verifier) or proved lost (an exhausted search with sound pruning only) is decided.
@@ -151,11 +152,14 @@ export function winrateText(lines: readonly EstimateLine[], game: string): strin
   return out.join('\n');
 }
 
+/** The format word of winrate.json. */
+export const WINRATE_FORMAT = 'limited-winrate/1';
+
 /** winrate.json: every estimate with its counts. */
 export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
   return JSON.stringify(
     {
-      format: 'limited-winrate/1',
+      format: WINRATE_FORMAT,
       headline: headline(lines[0]!, game, ''),
       command: h.command,
       phase1: h.phase1,
