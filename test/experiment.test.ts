@@ -190,6 +190,17 @@ describe('limited experiment tactics', () => {
     expect(table[2]).toMatch(/\| \d+(\.\d)? s \|$/);
   });
 
+  it('its report page has the solver rows with perfect information, as tactics.csv has them', () => {
+    const page = join(out(), 'report.html');
+    const r = runCli(['report', out(), '--out', page, '--force']);
+    expect(r.status, r.stderr).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    const part = html.split('<h3>The solver rows with perfect information</h3>')[1]!.split('</table>')[0]!;
+    const csv = records(join(out(), 'tactics.csv')).filter((c) => c['pi_low'] !== '');
+    expect(csv.map((c) => c['row'])).toEqual([...SOLVER, ...RULES]);
+    for (const c of csv) expect(part).toContain(`${(100 * Number(c['pi_low'])).toFixed(2)} % to ${(100 * Number(c['pi_high'])).toFixed(2)} %`);
+  });
+
   it('tactics.svg is well-formed: one bar and one whisker a row, a baseline line a group, title, axis labels, legend', () => {
     const svg = readFileSync(join(out(), 'tactics.svg'), 'utf8');
     expectWellFormed(svg);

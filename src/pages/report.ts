@@ -315,7 +315,7 @@ async function tacticsReport(dir: string, l: Linker): Promise<string> {
   const metas = new Map(rows.map((r) => [r.row.name, readMeta(join(dir, `${r.row.name}.csv`))]));
   const chart = tacticsChartOf(rows, metas);
   const num = new Set([4, 5, 6, 7, 8, 9, 11]);
-  const head = ['group', 'row', 'tactics', 'rules (other than book)', 'deals', 'won', 'lost', 'unsolvable', 'unknown', 'win rate', '95 % CI', 'Δ vs baseline (pp)', '95 % CI of Δ'];
+  const head = ['group', 'row', 'tactics', 'rules (other than book)', 'deals', 'won', 'lost', 'unsolvable', 'unknown', 'win rate', '95 % CI', 'Δ vs baseline at the budget (pp)', '95 % CI of Δ'];
   const body: string[][] = [];
   const linked: [string, string][] = [];
   for (const r of rows) {
@@ -334,6 +334,25 @@ async function tacticsReport(dir: string, l: Linker): Promise<string> {
       `${pct(r.low)} – ${pct(r.high)}`, r.diff ? signed(r.diff.diff) : '', r.diff ? `${signed(r.diff.low)} to ${signed(r.diff.high)}` : '',
     ]);
   }
+  // The solver rows with perfect information (the win-rate estimator), when the run has them.
+  const perfect = rows.filter((r) => (r.cells['pi_low'] ?? '') !== '');
+  const span = (a: string, b: string, f: (x: number) => string): string => `${f(Number(a))} to ${f(Number(b))}`;
+  const perfectTable =
+    perfect.length === 0
+      ? ''
+      : '<h3>The solver rows with perfect information</h3><p>Each 95 % interval holds the sampling error of phase 2 and the deals still undecided, counted both ways.</p>' +
+        `<div class="wide">${table(
+          ['row', 'deals', 'undecided after phase 1', 'sampled', 'still undecided', 'win rate, 95 %', 'difference from solver-free, 95 % (pp)'],
+          perfect.map((r) => {
+            const c = r.cells;
+            return [
+              h(r.row.name), h(c['deals'] ?? ''), h(c['pi_undecided'] ?? ''), h(c['pi_sampled'] ?? ''), h(c['pi_still_undecided'] ?? ''),
+              span(c['pi_low']!, c['pi_high']!, (x) => pct(x)),
+              (c['pi_effect_low'] ?? '') === '' ? '' : span(c['pi_effect_low']!, c['pi_effect_high']!, signed),
+            ];
+          }),
+          new Set([1, 2, 3, 4]),
+        )}</div>`;
   const header = new Map(md.header);
   const method = facts([
     ['command', header.has('command') ? mdInline(header.get('command')!) : '(tactics.md not found)'],
@@ -349,6 +368,7 @@ async function tacticsReport(dir: string, l: Linker): Promise<string> {
   return (
     `<section><h2>Win rate by tactic and by rule</h2><figure>${chart}</figure>` +
     `<h3>Headline table</h3><div class="wide">${table(head, body, num)}</div>` +
+    perfectTable +
     linkedRows(linked) +
     `<h3>Method</h3>${method}<p>${mdInline(md.method)}</p><h3>Machine</h3>${machine}` +
     (seconds > 0 ? `<p><small>The rows' runs took ${h(wallTime(seconds))} of wall-clock time in all (their sidecars).</small></p>` : '') +
