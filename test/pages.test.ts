@@ -226,11 +226,35 @@ describe('report', () => {
     expect(html).toMatch(/<b class="v-unsolvable">unsolvable<\/b>/);
   });
 
+  it('writes a win-rate estimate: the headline, a chart and a row an estimate, the method, and each phase as a batch', () => {
+    const d = join(dir, 'winrate');
+    const r = cli(['experiment', 'winrate', '--size', '1x8,4x3', '--count', '60', '--max-nodes', '300', '--sample', '5', '--long-nodes', '200000', '--workers', '1', '--out-dir', d, '--no-progress', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const w = JSON.parse(r.stdout) as { headline: string; estimates: { estimate: { ciLow: number; ciHigh: number; sampled: number } }[] };
+    const out = join(dir, 'winrate.html');
+    expect(cli(['report', d, '--out', out]).stdout).toMatch(/\(winrate results, \d+ deals linked/);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain(`<b>${w.headline.replace(/&/g, '&amp;')}.</b>`);
+    const e = w.estimates[0]!.estimate;
+    expect(html).toContain(`${(100 * e.ciLow).toFixed(1)}-${(100 * e.ciHigh).toFixed(1)} %`);
+    expect(html).toContain(`${(100 * e.ciLow).toFixed(1)} to ${(100 * e.ciHigh).toFixed(1)} %</text>`);
+    expect(html.match(/<g class="whisker"/g)!.length).toBeGreaterThanOrEqual(3); // the estimate's, and each phase's batch chart
+    expect(html).toContain('<li><b>Phase 1</b> solves every deal at the short budget.');
+    expect(html).toContain('<h2>phase1.csv</h2>');
+    expect(html).toContain('<h2>phase2.csv</h2>');
+    expect(html).toMatch(/<a class="deal" href="winrate-viewer\.html#deal=\d+&amp;rules=book&amp;size=1x8%2C4x3/);
+    // A winrate.json that is not one is refused in one line.
+    const bad = join(dir, 'badwin');
+    mkdirSync(bad);
+    writeFileSync(join(bad, 'winrate.json'), '{"format":"other"}');
+    expectUsageError(cli(['report', bad]), /winrate\.json is not a winrate\.json of limited experiment winrate \(format 'other'\)/);
+  });
+
   it('rejects a directory it cannot read or that holds no results (exit 2, one line)', () => {
     expectUsageError(cli(['report', join(dir, 'nowhere')]), /no such directory '.*nowhere'/);
     const empty = join(dir, 'empty');
     mkdirSync(empty);
-    expectUsageError(cli(['report', empty]), /holds no results that limited writes: tactics\.csv .*bench\.json .*FILE\.summary\.json/);
+    expectUsageError(cli(['report', empty]), /holds no results that limited writes: tactics\.csv .*bench\.json .*winrate\.json .*FILE\.summary\.json/);
     expectUsageError(cli(['report', file('plain.txt', 'x\n')]), /is not a directory/);
   });
 });

@@ -8,6 +8,7 @@
  * cap is passed, so a test can never hang or run out of memory silently.
  */
 import { type Deal, type PackedMove, type Rules, GEN_ALL, Game, MAX_MOVES } from '../src/game/index.js';
+import { type Tactics, allowedByTactics } from '../src/game/tactics.js';
 
 export interface ReferenceResult {
   readonly verdict: 'won' | 'unsolvable';
@@ -23,9 +24,10 @@ export class ReferenceLimitError extends Error {
 
 export const REFERENCE_MAX_STATES = 3_000_000;
 
-export function referenceSolve(deal: Deal, rules: Rules, maxStates = REFERENCE_MAX_STATES): ReferenceResult {
+/** `tactics`: only the moves a player keeping to them may make (src/game/tactics.ts), as the solver restricts itself. */
+export function referenceSolve(deal: Deal, rules: Rules, maxStates = REFERENCE_MAX_STATES, tactics?: Tactics): ReferenceResult {
   const game = new Game(deal, rules);
-  const { won, states } = referenceSearch(game, maxStates);
+  const { won, states } = referenceSearch(game, maxStates, tactics);
   return { verdict: won ? 'won' : 'unsolvable', states, moves: won ? game.history() : null };
 }
 
@@ -33,7 +35,7 @@ export function referenceSolve(deal: Deal, rules: Rules, maxStates = REFERENCE_M
  * The same exhaustive search from the position `game` stands in (any position of a line):
  * when won, the winning moves are left applied; otherwise the game is back where it was.
  */
-export function referenceSearch(game: Game, maxStates = REFERENCE_MAX_STATES): { won: boolean; states: number } {
+export function referenceSearch(game: Game, maxStates = REFERENCE_MAX_STATES, tactics?: Tactics): { won: boolean; states: number } {
   const seen = new Set<string>();
 
   // Returns true when a win is reachable from the current position.
@@ -46,6 +48,7 @@ export function referenceSearch(game: Game, maxStates = REFERENCE_MAX_STATES): {
     const buf = new Int32Array(MAX_MOVES);
     const n = game.generate(buf, GEN_ALL);
     for (let i = 0; i < n; i++) {
+      if (tactics && !allowedByTactics(game, buf[i]!, tactics)) continue;
       game.apply(buf[i]!);
       const won = search();
       if (won) return true; // leave the winning line applied: game.history() is the solution

@@ -300,6 +300,18 @@ describe('report', () => {
     done();
   });
 
+  it("writes a win-rate estimate's page whose charts' labels stay inside their frames", async () => {
+    const out = join(dir, 'winrate');
+    cli(['experiment', 'winrate', '--size', '1x8,4x3', '--count', '60', '--max-nodes', '300', '--sample', '5', '--long-nodes', '200000', '--workers', '1', '--out-dir', out, '--no-progress']);
+    const file = join(dir, 'winrate.html');
+    cli(['report', out, '--out', file]);
+    const { page, done } = await open(file);
+    const r = await textsOutside(page);
+    expect(r.svgs).toBe(3); // the estimate, phase 1, phase 2
+    expect(r.outside).toEqual([]);
+    done();
+  });
+
   it('keeps the labels of the committed charts (results/tactics/tactics.svg, results/bench/bench.svg) inside their frames', async () => {
     for (const svg of ['results/tactics/tactics.svg', 'results/bench/bench.svg']) {
       const { page, done } = await open(join(ROOT, svg));

@@ -46,8 +46,8 @@ const shardText = (s: Shard | null): string => (s ? `${s.index}/${s.count}` : 'n
 
 /** The first difference of job, range or shard between a file's run and a new one. */
 export function runDifference(
-  a: { job: JobSpec; range: DealRange; shard: Shard | null },
-  b: { job: JobSpec; range: DealRange; shard: Shard | null },
+  a: { job: JobSpec; range: DealRange; shard: Shard | null; deals?: readonly number[] },
+  b: { job: JobSpec; range: DealRange; shard: Shard | null; deals?: readonly number[] },
 ): Difference | null {
   const j = jobDifference(a.job, b.job);
   if (j) return j;
@@ -55,5 +55,7 @@ export function runDifference(
   if (a.range.from !== b.range.from || a.range.count !== b.range.count)
     return { option: rangeOpt, a: formatRange(a.range), b: formatRange(b.range) };
   if (shardText(a.shard) !== shardText(b.shard)) return { option: '--shard', a: shardText(a.shard), b: shardText(b.shard) };
+  const list = (d: readonly number[] | undefined): string => (d ? `a list of ${d.length} deals (${d.slice(0, 3).join(', ')}${d.length > 3 ? ', ...' : ''})` : 'every deal');
+  if ((a.deals ?? []).join(',') !== (b.deals ?? []).join(',') || !a.deals !== !b.deals) return { option: 'the deals sampled', a: list(a.deals), b: list(b.deals) };
   return null;
 }

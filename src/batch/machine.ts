@@ -39,10 +39,13 @@ export function toolVersion(): string {
 
 let commitCache: string | null | undefined;
 
-/** The git commit of the package's checkout (with `-dirty` when it has uncommitted changes), or null when unknown. */
+/** The git commit of the package's checkout (with `-dirty` when it has uncommitted changes), or null when unknown or installed from npm. */
 export function gitCommit(): string | null {
   if (commitCache !== undefined) return commitCache;
   commitCache = null;
+  // Only a checkout of this package: installed under another project's node_modules, git would
+  // find that project's repository above it and name its commit as ours.
+  if (!existsSync(join(packageRoot(), '.git'))) return commitCache;
   try {
     const opts = { cwd: packageRoot(), encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as ['ignore', 'pipe', 'ignore'], timeout: 3000 };
     const head = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
@@ -118,11 +121,9 @@ function follow(a: Int32Array, p: number, reads: number): number {
  * How long one random read of memory takes on this machine now, in nanoseconds: the least of
  * `rounds` timings of `reads` dependent reads (each address comes from the read before) at
  * random lines of `megabytes` of memory, after one pass to warm it. The searches' tables are
- * read this way, so their nodes a second follow it. On the 2-core VMs this project runs on it
- * varies from day to day: in session 34 a read took about 210 ns in 4 MB and 350 ns in 64 MB
- * (a C program), in session 35 (this function) 18-120 ns and 134-230 ns, and the same solver
- * ran book deals 1-100 at 2.5 M nodes a second against 1.5 M (docs/SOLVER.md, session 35). A
- * benchmark that reports speed reports this beside it (`memoryReadings`).
+ * read this way, so their nodes a second follow it, and on a shared VM it changes from day to
+ * day (results/README.md gives the figures): a benchmark that reports speed reports this beside
+ * it (`memoryReadings`), so that two runs' speeds can be compared.
  */
 export function readNanoseconds(megabytes: number, reads = 1 << 18, rounds = 3): number {
   const a = chaseCycle(megabytes);

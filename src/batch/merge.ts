@@ -45,6 +45,7 @@ function loadPart(file: string): Part {
   if (!rf) throw new UserError(`cannot read results file '${file}': no such file`);
   if (!meta) throw new UserError(`'${file}' has no sidecar '${metaPath(file)}': it is not a results file of limited batch`);
   if (rf.header === '') throw new UserError(emptyWithSidecar(file, meta));
+  if (meta.deals) throw new UserError(`'${file}' holds a sample of ${meta.deals.length} deals, not a range or a shard of one: it cannot be merged`);
   checkHeader(file, rf.header, meta.job);
   if (rf.tornBytes > 0) throw new UserError(`'${file}' ends with a torn row (an interrupted run): finish it first with: ${meta.command}`);
   return { file, meta, rf, fields: rowFields(rf, meta.job) };

@@ -162,11 +162,10 @@ export class DealSet {
   }
 }
 
-/** The deals of `part` not in `done`, in order, in chunks of at most `k`. */
-export function* chunks(part: DealRange, done: DealSet, k: number): Generator<number[]> {
+/** The deals of `deals` not in `done`, in order, in chunks of at most `k`. */
+export function* chunks(deals: Iterable<number>, done: DealSet, k: number): Generator<number[]> {
   let chunk: number[] = [];
-  for (let i = 0; i < part.count; i++) {
-    const n = part.from + i;
+  for (const n of deals) {
     if (done.has(n)) continue;
     chunk.push(n);
     if (chunk.length >= k) {

@@ -9,9 +9,12 @@
  * of it, every deal column well formed, and fields that agree with one another (a verdict and
  * its limit, a won game and its length).
  */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { MAX_DEAL_NUMBER, UserError, deckCount, shown } from '../game/index.js';
 import { type ResultsFile, csvText, parseCsvLine } from './csv.js';
 import { type DealOutcome, type JobSpec, specSize } from './job.js';
+import { type DealRange, formatRange } from './range.js';
 import { type PlayEnd } from '../play/index.js';
 
 /**
@@ -308,4 +311,44 @@ export function chunkText(spec: JobSpec): (rows: readonly CompactRow[]) => strin
 export function rowFields(rf: ResultsFile, spec: JobSpec): RowFields[] {
   const codec = rowCodec(spec);
   return rf.lines.map((line, i) => codec.decode(line, rf.lineNos[i]!, rf.file));
+}
+
+/**
+ * Streams the rows of a results file of `range` made by `spec`, each checked (the header, every
+ * field, the deal within the range and only once): `onRow` gets the deal's index in the range,
+ * its verdict and its line. Returns the rows read. A missing file is a UserError.
+ */
+export async function forEachRow(
+  file: string, spec: JobSpec, range: DealRange, seen: Uint8Array,
+  onRow: (index: number, verdict: string, lineNo: number, deal: number) => void,
+): Promise<number> {
+  const codec = rowCodec(spec);
+  let count = 0;
+  let lineNo = 0;
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      if (lineNo === 1) {
+        checkHeader(file, line.charCodeAt(0) === 0xfeff ? line.slice(1) : line, spec);
+        continue;
+      }
+      if (line === '') continue;
+      const { deal, verdict } = codec.decode(line, lineNo, file);
+      const i = deal - range.from;
+      if (!(i >= 0 && i < range.count)) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is not among the deals ${formatRange(range)}`);
+      if (seen[i] !== 0) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is in the file twice`);
+      seen[i] = 1;
+      onRow(i, verdict, lineNo, deal);
+      count++;
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`cannot read results file '${file}': no such file`);
+    throw e;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+  return count;
 }

@@ -31,10 +31,14 @@ import { type CompactRow, checkHeader, chunkText, columnsOf, headerOf, limitOf, 
 import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
-import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, shardPart } from './range.js';
+import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, rangeLast, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
 import { onStop } from './stop.js';
 import { type ChunkResult, type ChunkTask } from './worker.js';
+
+/** The most worker threads and the most deals in a chunk a run takes (`--workers`, `--chunk`, the library's options). */
+export const MAX_WORKERS = 1024;
+export const MAX_CHUNK = 1_000_000;
 
 export interface BatchConfig {
   readonly spec: JobSpec;
@@ -60,6 +64,11 @@ export interface BatchConfig {
    * same options is resumed all the same; a file that is not a batch's is refused even so.
    */
   readonly force?: boolean;
+  /**
+   * Only these deals of the range, in increasing order (a sample, such as the second phase of
+   * the win-rate estimator draws): the file is complete when it holds them all. Not with a shard.
+   */
+  readonly deals?: readonly number[];
   /** Where the shard came from (`--shard`, `Slurm array task 7`), for messages. */
   readonly shardFrom?: string;
   /** Notes for the user (stderr). */
@@ -145,6 +154,7 @@ export function summaryOf(file: string, meta: Meta, complete: boolean): SummaryF
 export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const part = shardPart(cfg.range, cfg.shard);
+  if (cfg.deals) checkDealList(cfg.deals, part, cfg.shard);
   if (part.count > 2 ** 32) throw new UserError(`${part.count} deals in one run is too many: split the range with --shard I/N (at most 2^32 deals a run)`);
   const out = cfg.out;
   checkWritable(out);
@@ -190,9 +200,45 @@ export function refuseForeign(out: string, header: string): void {
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 
+/** A deal list must be increasing, within the range, and not sharded (an internal error: the estimator makes the lists). */
+function checkDealList(deals: readonly number[], part: DealRange, shard: Shard | null): void {
+  if (shard) throw new Error('internal: a batch of a deal list is not sharded');
+  for (let i = 0; i < deals.length; i++) {
+    const d = deals[i]!;
+    if (!(d >= part.from && d <= rangeLast(part)) || (i > 0 && d <= deals[i - 1]!))
+      throw new Error(`internal: deal list not increasing within ${formatRange(part)} at ${d}`);
+  }
+}
+
+/** Whether increasing list `a` is a part of increasing list `b`. */
+export function isSubList(a: readonly number[], b: readonly number[]): boolean {
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && b[j]! < x) j++;
+    if (j === b.length || b[j] !== x) return false;
+  }
+  return true;
+}
+
+/** The deals a run has to do: the list when it has one, else every deal of its part. */
+function* dealsOf(part: DealRange, list: readonly number[] | undefined): Generator<number> {
+  if (list) yield* list;
+  else for (let i = 0; i < part.count; i++) yield part.from + i;
+}
+
+/**
+ * How the file's sidecar `meta` differs from the run `cfg` (null: none). A sample may grow: a
+ * file of a deal list resumes under a longer list that holds it.
+ */
+function metaDifference(meta: Meta, cfg: BatchConfig): ReturnType<typeof runDifference> {
+  const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard, ...(cfg.deals ? { deals: cfg.deals } : {}) };
+  const grows = meta.deals !== undefined && cfg.deals !== undefined && isSubList(meta.deals, cfg.deals);
+  return runDifference(grows ? { ...meta, deals: cfg.deals } : meta, here);
+}
+
 /** Could the run `cfg` resume `out`, whose sidecar is `meta`: the same options, and rows that can be read as this run's? */
 function resumable(out: string, meta: Meta, cfg: BatchConfig): boolean {
-  if (runDifference(meta, { job: cfg.spec, range: cfg.range, shard: cfg.shard })) return false;
+  if (metaDifference(meta, cfg)) return false;
   const existing = loadResults(out, true);
   if (!existing) return true;
   if (existing.header === '') return false;
@@ -219,12 +265,15 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     meta = null;
   }
   const existing = loadResults(out, true);
-  const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard };
+  const listed = cfg.deals ? new DealSet(part) : null;
+  if (cfg.deals) for (const d of cfg.deals) listed!.add(d);
+  const total = listed ? listed.size : part.count;
   // A file without rows and without a sidecar (a run killed as it began) starts afresh.
   if (existing && (existing.lines.length > 0 || meta)) {
     // refuseForeign has let through no rows without a sidecar.
     if (!meta) throw new Error(`internal: '${out}' has rows but no sidecar`);
-    const d = runDifference(meta, here);
+    const d = metaDifference(meta, cfg);
+    if (!d && meta.deals !== undefined && cfg.deals !== undefined && meta.deals.length < cfg.deals.length) note(`limited: ${out}: the sample grows from ${meta.deals!.length} to ${cfg.deals!.length} deals`);
     if (d)
       throw new UserError(
         `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out (or give --force to start it over)`,
@@ -238,14 +287,14 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     const fields = rowFields(existing, meta.job);
     fields.forEach((f, i) => {
       const line = existing.lineNos[i]!;
-      if (f.deal < part.from || f.deal >= part.from + part.count)
-        throw new UserError(`${out}, line ${line}: deal ${f.deal} is not among this run's deals ${formatRange(part)}`);
+      if (f.deal < part.from || f.deal >= part.from + part.count || (listed && !listed.has(f.deal)))
+        throw new UserError(`${out}, line ${line}: deal ${f.deal} is not among this run's deals ${listed ? `(a list of ${total} of ${formatRange(part)})` : formatRange(part)}`);
       if (!done.add(f.deal)) throw new UserError(`${out}, line ${line}: deal ${f.deal} is in the file twice`);
       addCount(counts, f.verdict, f.limit);
     });
     if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);
     if (done.size > 0)
-      note(`limited: resuming ${out}: ${done.size} of ${part.count} deals already done${done.size === part.count ? ' (all of them)' : ''}`);
+      note(`limited: resuming ${out}: ${done.size} of ${total} deals already done${done.size === total ? ' (all of them)' : ''}`);
     const commit = gitCommit();
     if (meta.commit !== commit)
       note(`limited: note: ${out} was started by commit ${meta.commit ?? 'unknown'}, this is ${commit ?? 'unknown'}; rows may differ if the solver changed`);
@@ -256,7 +305,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   // The file's size as this run leaves it: each append checks that no one else wrote to it.
   let size = statSync(out).size;
 
-  const todo = part.count - done.size;
+  const todo = total - done.size;
   const workers = Math.max(1, Math.min(cfg.workers, todo));
   const kind = jobKind(cfg.spec.kind);
   const chunk = cfg.chunk ?? (kind.chunk ? kind.chunk(cfg.spec, todo, workers) : defaultChunk(todo, workers));
@@ -272,6 +321,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     range: cfg.range,
     shard: cfg.shard,
     part,
+    ...(cfg.deals ? { deals: [...cfg.deals] } : {}),
     columns: [...columnsOf(cfg.spec)],
     startedAt: session.startedAt,
     endedAt: null,
@@ -288,7 +338,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const current: Meta = idle
     ? meta!
     : meta
-      ? { ...meta, endedAt: null, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
+      ? { ...meta, ...(cfg.deals ? { deals: [...cfg.deals] } : {}), endedAt: null, complete: false, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
       : fresh;
   if (!idle) {
     current.sessions = [...current.sessions, session];
@@ -304,7 +354,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const progress = new Progress(process.stderr, cfg.progress, undefined, cfg.label);
   const resumed = done.size;
   let doneHere = 0;
-  const state = () => ({ done: done.size, total: part.count, doneHere, won: counts.won, unknown: counts.unknown });
+  const state = () => ({ done: done.size, total, doneHere, won: counts.won, unknown: counts.unknown });
   const text = chunkText(cfg.spec);
   let failure: ChunkResult['error'] | undefined;
   // A file that could not be written (a full disk): the run stops, and this is its error.
@@ -329,7 +379,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     if (process.stderr.isTTY) progress.update(state(), true);
     try {
       await new Promise<void>((resolve, reject) => {
-        const it = chunks(part, done, chunk);
+        const it = chunks(dealsOf(part, cfg.deals), done, chunk);
         let inFlight = 0;
         let exhausted = false;
         const finish = (): void => {
@@ -408,14 +458,14 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     if (!(e instanceof UserError)) throw e;
     throw new UserError(`${e.message}: stopped; ${kept}: ${e instanceof FileError && e.noRoom ? 'make room and ' : ''}run the same command again to ${again}`);
   };
-  if (writeError) failed(writeError.error, `${done.size} of ${part.count} deals are in ${out}`, 'resume');
+  if (writeError) failed(writeError.error, `${done.size} of ${total} deals are in ${out}`, 'resume');
   if (stop.signal || failure) {
     session.status = stop.signal ? 'interrupted' : 'failed';
     writeMeta(out, current);
     const summary = summaryOf(out, current, false);
     writeSummary(out, summary);
     if (failure) {
-      throw new BatchSolverError(`deal ${failure.deal}: ${failure.message} (${failure.name}; ${done.size} of ${part.count} deals are in ${out})`);
+      throw new BatchSolverError(`deal ${failure.deal}: ${failure.message} (${failure.name}; ${done.size} of ${total} deals are in ${out})`);
     }
     return { status: 'interrupted', summary, resumed, doneHere, signal: stop.signal! };
   }
@@ -423,7 +473,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const rf = loadResults(out, false)!;
   const missing = new DealSet(part);
   for (const l of rf.lines) missing.add(lineDeal(l));
-  if (missing.size !== part.count) throw new Error(`internal: ${out} has ${missing.size} of ${part.count} deals after the run`);
+  if (missing.size !== total) throw new Error(`internal: ${out} has ${missing.size} of ${total} deals after the run`);
   // The sorted file is on the disk (written, flushed, renamed, its directory flushed) before
   // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
   // same command finishes it.
@@ -432,7 +482,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
     rewriteSorted(out, rf.header, rf.lines);
   } catch (e) {
-    failed(e, `all ${part.count} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
+    failed(e, `all ${total} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
   }
   session.status = 'done';
   current.complete = true;

@@ -48,6 +48,8 @@ export interface Meta {
   shard: Shard | null;
   /** The deals of this file: the shard's block of the range (the range itself when not sharded). */
   part: DealRange;
+  /** Only these deals of the part, increasing (a sample); absent: every deal of the part. */
+  deals?: number[];
   columns: string[];
   startedAt: string;
   endedAt: string | null;
@@ -107,6 +109,15 @@ export function parseMeta(text: string, file: string): Meta {
   const block = shardPart(range, shard);
   if (part.from !== block.from || part.count !== block.count)
     c.bad('part', meta['part'], `the deals ${formatRange(block)} of ${shard ? `shard ${shard.index}/${shard.count} of ` : ''}range ${formatRange(range)}`);
+  if (meta['deals'] !== undefined) {
+    let last = -1;
+    c.array(meta['deals'], 'deals').forEach((d, i) => {
+      const n = c.count(d, `deals[${i}]`);
+      if (n <= last || n < part.from || n > part.from + part.count - 1) c.bad(`deals[${i}]`, d, `a deal of ${formatRange(part)} above ${last}`);
+      last = n;
+    });
+    if (shard) c.bad('deals', meta['deals'], 'absent in a shard');
+  }
   c.array(meta['sessions'], 'sessions').forEach((s, i) => checkSession(c, s, `sessions[${i}]`));
   if (meta['parts'] !== undefined)
     c.array(meta['parts'], 'parts').forEach((p, i) => {

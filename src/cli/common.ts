@@ -201,6 +201,19 @@ export function warnWorkers(workers: number): void {
     process.stderr.write(`limited: warning: --workers ${workers} is more than the ${plural(cores, 'core')} here: the extra threads only take turns on them\n`);
 }
 
+/**
+ * The notes of a long run, on stderr. The first comes after --workers' warning, which waits for
+ * the first line of work: an error in the options or the directory before it stays one line.
+ */
+export function notesAfterWorkers(workers: number): (text: string) => void {
+  let warned = false;
+  return (text) => {
+    if (!warned) warnWorkers(workers);
+    warned = true;
+    process.stderr.write(text + '\n');
+  };
+}
+
 /** Prints one JSON object on stdout, on one line (what every command's `--json` prints). */
 export function outJson(value: unknown): void {
   out(JSON.stringify(value));

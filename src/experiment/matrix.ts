@@ -5,7 +5,8 @@
  *
  *   greedy    the greedy player, every pairing x spaces knob (9 rows) on N deals; baseline always/eager
  *   solver    perfect information (preset portfolio, K nodes a deal) on M deals: the free game
- *             (baseline), and the game restricted to pairing never / cautious, spaces hold / never
+ *             (baseline, on M or more deals), and the game restricted to pairing never / cautious,
+ *             spaces hold / never
  *   rules     the same solver, free game, under other rules: building none / suit, no second
  *             deal, 1-3 and 5-8 privileged cards; baseline: the solver group's free game (book rules)
  *   sampling  the sampling player, always|cautious x eager|hold (4 rows) on S deals; baseline always/eager
@@ -43,6 +44,8 @@ export interface MatrixOptions {
   readonly deals: number;
   readonly samplingDeals: number;
   readonly solverDeals: number;
+  /** Deals of the free game's row (solver-free), the other solver rows' and more (default: solverDeals). */
+  readonly freeDeals?: number;
   /** Node budget of the solver per deal (preset portfolio). */
   readonly solverNodes: number;
   /** The sampling player's spec (createPlayer), `sampling` by default. */
@@ -96,7 +99,8 @@ export function tacticsMatrix(o: MatrixOptions): ExperimentRow[] {
   const solver = (rules: Rules, tactics?: Tactics): JobSpec =>
     solveSpec('v1', rules, o.size, { preset: SOLVER_PRESET, maxNodes: o.solverNodes, ...(tactics ? { tactics } : {}) });
   const who = `solver ${SOLVER_PRESET} ${o.solverNodes} nodes`;
-  rows.push({ name: 'solver-free', group: 'solver', baseline: 'solver-free', who, tactics: 'free', rules: formatRules(BOOK), spec: solver(BOOK), range: solverRange });
+  const freeRange: DealRange = { from: o.from, count: Math.max(o.solverDeals, o.freeDeals ?? o.solverDeals) };
+  rows.push({ name: 'solver-free', group: 'solver', baseline: 'solver-free', who, tactics: 'free', rules: formatRules(BOOK), spec: solver(BOOK), range: freeRange });
   for (const r of SOLVER_RESTRICTIONS)
     rows.push({
       name: `solver-${r.name}`,

@@ -15,6 +15,8 @@ import { type PairedCounts, pairedDifference, winInterval } from '../batch/stats
 import { formatRange } from '../batch/range.js';
 import { type ExperimentRow } from './matrix.js';
 import { type RowCounts } from './summary.js';
+import { type EstimateLine } from './winrate.js';
+import { intervalText } from './winrate-report.js';
 
 /** One row of the experiment, summarized. */
 export interface TacticsLine {
@@ -31,9 +33,16 @@ export interface TacticsLine {
   readonly seconds: number;
   /** The row's results CSV. */
   readonly file: string;
+  /**
+   * A solver row with perfect information (the win-rate estimator): its win rate and its
+   * difference from the free game, each an interval that holds whatever the undecided deals are.
+   */
+  readonly perfect?: { readonly rate: EstimateLine; readonly effect: EstimateLine | null };
 }
 
-export function tacticsLine(row: ExperimentRow, counts: RowCounts, paired: PairedCounts | null, seconds: number, file: string): TacticsLine {
+export function tacticsLine(
+  row: ExperimentRow, counts: RowCounts, paired: PairedCounts | null, seconds: number, file: string, perfect?: TacticsLine['perfect'],
+): TacticsLine {
   const { low, high } = winInterval(counts.won, counts.unknown, counts.deals);
   return {
     row,
@@ -44,6 +53,7 @@ export function tacticsLine(row: ExperimentRow, counts: RowCounts, paired: Paire
     diff: paired ? { ...pairedDifference(paired), paired } : null,
     seconds,
     file,
+    ...(perfect ? { perfect } : {}),
   };
 }
 
@@ -70,6 +80,14 @@ export const TACTICS_COLUMNS = [
   'won_only_here', // deals this row won and the baseline did not
   'won_only_baseline', // deals the baseline won and this row did not
   'seconds', // wall-clock seconds of the runs that made the row
+  // The solver's rows with perfect information (the win-rate estimator; '' for a player):
+  'pi_low', // 95 % interval of the win rate: low end (sampling error and the deals still undecided, counted as lost)
+  'pi_high', // high end (those deals counted as won)
+  'pi_effect_low', // 95 % interval of the row's win rate less the free game's, same deals
+  'pi_effect_high',
+  'pi_undecided', // deals phase 1 left undecided (after the implications)
+  'pi_sampled', // of those, solved again at the long budget
+  'pi_still_undecided', // of those, still undecided
 ] as const;
 
 type TacticsColumn = (typeof TACTICS_COLUMNS)[number];
@@ -78,6 +96,7 @@ export type TacticsRecord = Record<TacticsColumn, string | number | null>;
 
 export function tacticsRecord(l: TacticsLine): TacticsRecord {
   const player = l.row.spec.kind === 'play';
+  const p = l.perfect;
   return {
     group: l.row.group, row: l.row.name, baseline: l.row.baseline, who: l.row.who, tactics: l.row.tactics, rules: l.row.rules,
     deals_from: l.row.range.from, deals: l.counts.deals, won: l.counts.won,
@@ -85,13 +104,16 @@ export function tacticsRecord(l: TacticsLine): TacticsRecord {
     win_rate: l.rate, ci_low: l.low, ci_high: l.high,
     diff: l.diff?.diff ?? null, diff_low: l.diff?.low ?? null, diff_high: l.diff?.high ?? null,
     won_only_here: l.diff?.paired.b ?? null, won_only_baseline: l.diff?.paired.c ?? null, seconds: l.seconds,
+    pi_low: p?.rate.estimate.ciLow ?? null, pi_high: p?.rate.estimate.ciHigh ?? null,
+    pi_effect_low: p?.effect?.estimate.ciLow ?? null, pi_effect_high: p?.effect?.estimate.ciHigh ?? null,
+    pi_undecided: p?.rate.estimate.undecided ?? null, pi_sampled: p?.rate.estimate.sampled ?? null, pi_still_undecided: p?.rate.estimate.stillUndecided ?? null,
   };
 }
 
 export const tacticsRecords = (lines: readonly TacticsLine[]): TacticsRecord[] => lines.map(tacticsRecord);
 
 /** The CSV's rounding: rates and intervals to 6 decimals, seconds to 1. */
-const SIX = new Set<TacticsColumn>(['win_rate', 'ci_low', 'ci_high', 'diff', 'diff_low', 'diff_high']);
+const SIX = new Set<TacticsColumn>(['win_rate', 'ci_low', 'ci_high', 'diff', 'diff_low', 'diff_high', 'pi_low', 'pi_high', 'pi_effect_low', 'pi_effect_high']);
 
 export function tacticsCsv(lines: readonly TacticsLine[]): string {
   const cell = (k: TacticsColumn, v: string | number | null): string | number =>
@@ -139,11 +161,12 @@ export function tacticsMarkdown(lines: readonly TacticsLine[], h: MarkdownHeader
   out.push(
     'Win rate: won / deals. 95 % CI: Wilson; for the solver an unknown deal (its node budget ran out) counts as lost for the low end and as won for the high end. ' +
       "Δ: the row's win rate less its baseline's, in percentage points, on the same deals; its 95 % interval is Newcombe's for paired proportions " +
-      '(the deals are the same, so it is much narrower than for two independent samples); in Δ an unknown deal counts as not won. ' +
+      '(the deals are the same, so it is much narrower than for two independent samples); in Δ an unknown deal counts as not won, so for the ' +
+      "solver it is the difference at the budget, not under perfect play: that is the next table's. " +
       "A player's lost game proves nothing; the solver's unsolvable is a proof (under the row's rules and restriction).",
   );
   out.push('');
-  out.push('| group | row | player / solver | tactics | rules | deals | won | lost | unsolvable | unknown | win rate | 95 % CI | Δ vs baseline (pp) | 95 % CI of Δ (paired) | wall time |');
+  out.push('| group | row | player / solver | tactics | rules | deals | won | lost | unsolvable | unknown | win rate | 95 % CI | Δ vs baseline at the budget (pp) | 95 % CI of Δ (paired) | wall time |');
   out.push('|---|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|--:|');
   for (const l of lines) {
     const player = l.row.spec.kind === 'play';
@@ -168,6 +191,27 @@ export function tacticsMarkdown(lines: readonly TacticsLine[], h: MarkdownHeader
       ].join(' | ')} |`,
     );
   }
+  const perfect = lines.filter((l) => l.perfect);
+  if (perfect.length > 0) {
+    out.push('', '## The solver rows with perfect information', '');
+    out.push(
+      "Each row's win rate and its difference from the free game under perfect play, by the win-rate estimator (`limited experiment winrate --help`): " +
+        'every deal at the budget above (phase 1); verdicts carried between games where one is a subgame of the other (a restriction of the free ' +
+        "game's tactics; no second deal within the book's second deal); a random sample of the deals still undecided solved again at a long budget " +
+        '(phase 2). Each 95 % interval holds both the sampling error and the deals still undecided, counted both ways.',
+      '',
+      '| row | deals | decided in phase 1 (by implication) | undecided | sampled | still undecided | win rate, 95 % | width | difference from solver-free, 95 % | width |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const l of perfect) {
+      const r = l.perfect!.rate;
+      const e = l.perfect!.effect;
+      const w = (x: EstimateLine): string => `${(100 * (x.estimate.ciHigh - x.estimate.ciLow)).toFixed(1)} pp`;
+      out.push(
+        `| ${l.row.name} | ${r.estimate.deals} | ${r.estimate.decided} (${r.implied}) | ${r.estimate.undecided} | ${r.estimate.sampled} | ${r.estimate.stillUndecided} | ${intervalText(r)} | ${w(r)} | ${e ? intervalText(e) : ''} | ${e ? w(e) : ''} |`,
+      );
+    }
+  }
   if (h.missing.length > 0) {
     out.push('');
     out.push('Not in the table:');
@@ -188,6 +232,12 @@ export function tacticsText(lines: readonly TacticsLine[]): string {
         ? 'baseline'
         : `(no ${l.row.baseline})`;
     out.push(`${l.row.name.padEnd(w)}  ${String(l.counts.deals).padStart(8)}  ${pct(l.rate).padStart(8)}  ${ci.padEnd(17)}  ${d}`);
+  }
+  const perfect = lines.filter((l) => l.perfect);
+  if (perfect.length > 0) {
+    out.push('with perfect information (95 %; sampling error and the deals still undecided, both ways):');
+    for (const l of perfect)
+      out.push(`${l.row.name.padEnd(w)}  ${intervalText(l.perfect!.rate).padEnd(14)}${l.perfect!.effect ? `  vs solver-free ${intervalText(l.perfect!.effect)}` : ''}`);
   }
   return out.join('\n') + '\n';
 }

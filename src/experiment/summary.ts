@@ -8,12 +8,11 @@
  * row's own (to catch a deal twice). Every row is checked as resume and merge check it
  * (src/batch/rows.ts); the verdict is the only field used.
  */
-import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { existsSync } from 'node:fs';
 import { UserError } from '../game/index.js';
 import { runDifference } from '../batch/difference.js';
 import { type JobSpec } from '../batch/job.js';
-import { checkHeader, rowCodec } from '../batch/rows.js';
+import { forEachRow } from '../batch/rows.js';
 import { type Meta, readMeta } from '../batch/sidecar.js';
 import { type DealRange, formatRange } from '../batch/range.js';
 import { type PairedCounts } from '../batch/stats.js';
@@ -75,7 +74,6 @@ export interface ReadRow {
  * formed (else a UserError naming the file and line).
  */
 export async function readRow(file: string, spec: JobSpec, range: DealRange, baseline: Outcomes | null, keep: boolean): Promise<ReadRow> {
-  const codec = rowCodec(spec);
   const seen: Outcomes = new Uint8Array(range.count);
   let won = 0;
   let lost = 0;
@@ -85,38 +83,20 @@ export async function readRow(file: string, spec: JobSpec, range: DealRange, bas
   let b = 0;
   let c = 0;
   let d = 0;
-  let lineNo = 0;
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) {
-      lineNo++;
-      if (lineNo === 1) {
-        checkHeader(file, line.charCodeAt(0) === 0xfeff ? line.slice(1) : line, spec);
-        continue;
-      }
-      if (line === '') continue;
-      const { deal, verdict: v } = codec.decode(line, lineNo, file);
-      const i = deal - range.from;
-      if (!(i >= 0 && i < range.count)) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is not among the deals ${formatRange(range)}`);
-      if (seen[i] !== 0) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is in the file twice`);
-      const isWon = v === 'won';
-      if (isWon) won++;
-      else if (v === 'lost') lost++;
-      else if (v === 'unsolvable') unsolvable++;
-      else unknown++;
-      seen[i] = isWon ? 2 : 1;
-      if (baseline) {
-        const base = baseline[i]!;
-        if (base === 0) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is missing from the baseline's file`);
-        if (isWon) base === 2 ? a++ : b++;
-        else base === 2 ? c++ : d++;
-      }
+  await forEachRow(file, spec, range, seen, (i, v, lineNo, deal) => {
+    const isWon = v === 'won';
+    if (isWon) won++;
+    else if (v === 'lost') lost++;
+    else if (v === 'unsolvable') unsolvable++;
+    else unknown++;
+    seen[i] = isWon ? 2 : 1;
+    if (baseline) {
+      const base = baseline[i]!;
+      if (base === 0) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is missing from the baseline's file`);
+      if (isWon) base === 2 ? a++ : b++;
+      else base === 2 ? c++ : d++;
     }
-  } finally {
-    lines.close();
-    input.destroy();
-  }
+  });
   const deals = won + lost + unsolvable + unknown;
   if (deals !== range.count) throw new UserError(`${file} holds ${deals} of the ${range.count} deals ${formatRange(range)}: finish the row first`);
   return { counts: { deals, won, lost, unsolvable, unknown }, paired: baseline ? { a, b, c, d } : null, outcomes: keep ? seen : null };

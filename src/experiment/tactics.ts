@@ -11,7 +11,6 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../game/index.js';
 import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
 import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
@@ -21,8 +20,23 @@ import { tacticsSvg, tacticsTitles } from './chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
+import { type EstimateLine, type EstimatorRow, runEstimator } from './winrate.js';
+import { solveSpec } from '../batch/job.js';
+import { NO_RESTRICTION, UserError, parseRules, parseSize } from '../game/index.js';
+
+/** Phase 2 of the solver rows (the win-rate estimator, winrate.ts): its sample and long budget. */
+export interface Phase2Options {
+  /** Deals a solver row's estimate samples from those phase 1 left undecided (0: none). */
+  readonly sample: number;
+  readonly longNodes: number;
+  readonly longSeconds?: number;
+  readonly longMemoryMB: number;
+  readonly seed: string;
+}
 
 export interface TacticsConfig extends MatrixOptions {
+  /** The solver rows' phase 2 (none: their estimates rest on phase 1 alone, counted both ways). */
+  readonly phase2?: Phase2Options;
   /** The output directory: ROW.csv per row (with its sidecars), and the summary files. */
   readonly dir: string;
   readonly workers: number;
@@ -47,6 +61,51 @@ export interface TacticsOutcome {
 }
 
 export const rowFile = (dir: string, row: ExperimentRow): string => join(dir, `${row.name}.csv`);
+/** A solver row's phase-2 file (the win-rate estimator's sample at the long budget). */
+export const phase2File = (dir: string, row: ExperimentRow): string => join(dir, `${row.name}.phase2.csv`);
+
+/**
+ * The solver rows as the win-rate estimator's rows: the free game first (every other row's
+ * baseline), then every other solver and rules row whose phase 1 is finished with these options.
+ */
+export function estimatorRows(dir: string, matrix: readonly ExperimentRow[], p: Phase2Options | undefined): EstimatorRow[] {
+  const solverRows = matrix.filter((r) => (r.group === 'solver' || r.group === 'rules') && rowState(r, rowFile(dir, r)).state === 'complete');
+  if (!solverRows.some((r) => r.name === 'solver-free')) return [];
+  return solverRows.map((r) => {
+    const rules = parseRules(r.spec.rules);
+    const tactics = r.spec.solver.tactics ?? NO_RESTRICTION;
+    const size = parseSize(r.spec.size);
+    const long = {
+      preset: SOLVER_PRESET,
+      maxNodes: p?.longNodes ?? 1,
+      ...(p?.longSeconds !== undefined ? { maxSeconds: p.longSeconds } : {}),
+      maxMemoryMB: p?.longMemoryMB ?? 1,
+      ...(r.spec.solver.tactics ? { tactics } : {}),
+    };
+    return {
+      name: r.name, rules, tactics, size, range: r.range, phase1: r.spec, phase2: solveSpec('v1', rules, size, long),
+      file1: rowFile(dir, r), file2: phase2File(dir, r), ...(r.name !== 'solver-free' ? { baseline: 'solver-free' } : {}),
+    };
+  });
+}
+
+/**
+ * The solver rows' estimates with perfect information: phase 2 runs (for every solver row whose
+ * phase 1 is done, in the matrix's order) when solver rows were chosen and a sample is asked for;
+ * otherwise what the files hold is read.
+ */
+async function estimateSolverRows(
+  cfg: TacticsConfig, matrix: readonly ExperimentRow[], chosenSolver: boolean, note: (t: string) => void,
+): Promise<{ status: 'done' | 'interrupted'; signal?: NodeJS.Signals; lines: readonly EstimateLine[] }> {
+  const rows = estimatorRows(cfg.dir, matrix, cfg.phase2);
+  if (rows.length === 0) return { status: 'done', lines: [] };
+  const sample = cfg.phase2?.sample ?? 0;
+  const res = await runEstimator({
+    rows, sample, seed: cfg.phase2?.seed ?? 'winrate', workers: cfg.workers, progress: cfg.progress, command: cfg.command, note,
+    label: 'experiment tactics', run: chosenSolver && sample > 0,
+  });
+  return res;
+}
 
 /** What a row is, in words: `greedy always/eager, deals 1-10000`. */
 function describe(row: ExperimentRow): string {
@@ -130,7 +189,10 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
     );
   }
 
-  const { lines, missing } = await summarizeRows(cfg.dir, matrix);
+  const chosenSolver = chosen.some((r) => r.group === 'solver' || r.group === 'rules');
+  const est = await estimateSolverRows(cfg, matrix, chosenSolver, note);
+  if (est.status === 'interrupted') return { status: 'interrupted', signal: est.signal!, lines: [], missing: [], files: [] };
+  const { lines, missing } = await summarizeRows(cfg.dir, matrix, est.lines);
   const m = machine();
   const commit = gitCommit();
   const rowCommits = new Set<string>();
@@ -176,6 +238,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
 export async function summarizeRows(
   dir: string,
   matrix: readonly ExperimentRow[],
+  estimates: readonly EstimateLine[] = [],
 ): Promise<{ lines: TacticsLine[]; missing: { name: string; why: string }[] }> {
   const lines: TacticsLine[] = [];
   const missing: { name: string; why: string }[] = [];
@@ -208,7 +271,9 @@ export async function summarizeRows(
     // A baseline keeps its outcomes for the rows after it (the matrix lists baselines first).
     const r = await readRow(file, row.spec, row.range, base, isBaseline);
     if (isBaseline) baselines.set(row.name, r.outcomes);
-    lines.push(tacticsLine(row, r.counts, r.paired, metaSeconds(st.meta), file));
+    const rate = estimates.find((e) => e.kind === 'rate' && e.row === row.name);
+    const effect = estimates.find((e) => e.kind === 'difference' && e.row === row.name) ?? null;
+    lines.push(tacticsLine(row, r.counts, r.paired, metaSeconds(st.meta), file, rate ? { rate, effect } : undefined));
   }
   return { lines, missing };
 }

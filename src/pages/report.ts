@@ -2,6 +2,7 @@
  * `limited report DIR`: one HTML page from a results directory, of whichever kind it holds:
  *   - `limited experiment tactics` (tactics.csv, tactics.md, the rows' sidecars);
  *   - `limited bench` (bench.json, bench.svg, bench.csv when kept);
+ *   - `limited experiment winrate` (winrate.json, with its phases' batch files);
  *   - batches (FILE.summary.json with FILE.meta.json, FILE.csv when kept).
  * The page has the headline table, the charts with their intervals, the method and the machine,
  * and for the solver's rows links that open a deal in the viewer page written beside it.
@@ -23,8 +24,11 @@ import { wallTime } from '../experiment/report.js';
 import { dealHash } from '../web/data.js';
 import { escapeHtml as h, htmlDocument } from './page.js';
 import { verdictSvg } from './verdict-chart.js';
+import { intervalSvg } from './interval-chart.js';
+import { type EstimateLine } from '../experiment/winrate.js';
+import { WINRATE_FORMAT, WINRATE_METHOD, intervalText } from '../experiment/winrate-report.js';
 
-export type ResultsKind = 'tactics' | 'bench' | 'batch';
+export type ResultsKind = 'tactics' | 'bench' | 'winrate' | 'batch';
 
 /** Deal numbers listed per verdict (links to the viewer), at most. */
 const LINKS_PER_VERDICT = 24;
@@ -44,9 +48,10 @@ export function detectResults(dir: string): ResultsKind {
   }
   if (names.includes('tactics.csv')) return 'tactics';
   if (names.includes('bench.json')) return 'bench';
+  if (names.includes('winrate.json')) return 'winrate';
   if (names.some((n) => n.endsWith('.summary.json'))) return 'batch';
   throw new UserError(
-    `'${dir}' holds no results that limited writes: tactics.csv (experiment tactics), bench.json (bench) or FILE.summary.json (batch)`,
+    `'${dir}' holds no results that limited writes: tactics.csv (experiment tactics), bench.json (bench), winrate.json (experiment winrate) or FILE.summary.json (batch)`,
   );
 }
 
@@ -310,7 +315,7 @@ async function tacticsReport(dir: string, l: Linker): Promise<string> {
   const metas = new Map(rows.map((r) => [r.row.name, readMeta(join(dir, `${r.row.name}.csv`))]));
   const chart = tacticsChartOf(rows, metas);
   const num = new Set([4, 5, 6, 7, 8, 9, 11]);
-  const head = ['group', 'row', 'tactics', 'rules (other than book)', 'deals', 'won', 'lost', 'unsolvable', 'unknown', 'win rate', '95 % CI', 'Δ vs baseline (pp)', '95 % CI of Δ'];
+  const head = ['group', 'row', 'tactics', 'rules (other than book)', 'deals', 'won', 'lost', 'unsolvable', 'unknown', 'win rate', '95 % CI', 'Δ vs baseline at the budget (pp)', '95 % CI of Δ'];
   const body: string[][] = [];
   const linked: [string, string][] = [];
   for (const r of rows) {
@@ -329,6 +334,25 @@ async function tacticsReport(dir: string, l: Linker): Promise<string> {
       `${pct(r.low)} – ${pct(r.high)}`, r.diff ? signed(r.diff.diff) : '', r.diff ? `${signed(r.diff.low)} to ${signed(r.diff.high)}` : '',
     ]);
   }
+  // The solver rows with perfect information (the win-rate estimator), when the run has them.
+  const perfect = rows.filter((r) => (r.cells['pi_low'] ?? '') !== '');
+  const span = (a: string, b: string, f: (x: number) => string): string => `${f(Number(a))} to ${f(Number(b))}`;
+  const perfectTable =
+    perfect.length === 0
+      ? ''
+      : '<h3>The solver rows with perfect information</h3><p>Each 95 % interval holds the sampling error of phase 2 and the deals still undecided, counted both ways.</p>' +
+        `<div class="wide">${table(
+          ['row', 'deals', 'undecided after phase 1', 'sampled', 'still undecided', 'win rate, 95 %', 'difference from solver-free, 95 % (pp)'],
+          perfect.map((r) => {
+            const c = r.cells;
+            return [
+              h(r.row.name), h(c['deals'] ?? ''), h(c['pi_undecided'] ?? ''), h(c['pi_sampled'] ?? ''), h(c['pi_still_undecided'] ?? ''),
+              span(c['pi_low']!, c['pi_high']!, (x) => pct(x)),
+              (c['pi_effect_low'] ?? '') === '' ? '' : span(c['pi_effect_low']!, c['pi_effect_high']!, signed),
+            ];
+          }),
+          new Set([1, 2, 3, 4]),
+        )}</div>`;
   const header = new Map(md.header);
   const method = facts([
     ['command', header.has('command') ? mdInline(header.get('command')!) : '(tactics.md not found)'],
@@ -344,10 +368,75 @@ async function tacticsReport(dir: string, l: Linker): Promise<string> {
   return (
     `<section><h2>Win rate by tactic and by rule</h2><figure>${chart}</figure>` +
     `<h3>Headline table</h3><div class="wide">${table(head, body, num)}</div>` +
+    perfectTable +
     linkedRows(linked) +
     `<h3>Method</h3>${method}<p>${mdInline(md.method)}</p><h3>Machine</h3>${machine}` +
     (seconds > 0 ? `<p><small>The rows' runs took ${h(wallTime(seconds))} of wall-clock time in all (their sidecars).</small></p>` : '') +
     '</section>'
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// experiment winrate
+
+interface WinrateJson {
+  format: string;
+  headline: string;
+  command: string;
+  phase1: string;
+  phase2: string;
+  sample: number;
+  seed: string;
+  written: string;
+  cost: { hours: number; machines: string[]; commits: string[]; from: string; to: string };
+  estimates: EstimateLine[];
+}
+
+/** Paragraphs and numbered lists of a markdown text as HTML. */
+function mdBlocks(text: string): string {
+  const flat = (t: string): string => mdInline(t.replace(/\s*\n\s*/g, ' '));
+  return text
+    .split(/\n\n+/)
+    .map((b) => (/^1\. /.test(b) ? `<ol>${b.split(/\n(?=\d+\. )/).map((i) => `<li>${flat(i.replace(/^\d+\. /, ''))}</li>`).join('')}</ol>` : `<p>${flat(b)}</p>`))
+    .join('');
+}
+
+async function winrateReport(dir: string, l: Linker): Promise<string> {
+  const w = readJson<WinrateJson>(join(dir, 'winrate.json'));
+  if (w.format !== WINRATE_FORMAT || !Array.isArray(w.estimates) || w.estimates.length === 0)
+    throw new UserError(`${join(dir, 'winrate.json')} is not a winrate.json of limited experiment winrate (format '${String(w.format)}')`);
+  const label = (e: EstimateLine): string => (e.kind === 'rate' ? e.row : `${e.row} − ${e.baseline}`);
+  const charts = (['rate', 'difference'] as const)
+    .map((kind) => {
+      const lines = w.estimates.filter((e) => e.kind === kind);
+      if (lines.length === 0) return '';
+      const title = kind === 'rate' ? 'Won with perfect play, 95 % interval' : 'Differences between games, 95 % interval';
+      const svg = intervalSvg({ title, kind, lines: lines.map((e) => ({ label: label(e), low: e.estimate.low, high: e.estimate.high, ciLow: e.estimate.ciLow, ciHigh: e.estimate.ciHigh })) });
+      return `<figure>${svg}</figure>`;
+    })
+    .join('');
+  const head = ['estimate', 'deals', 'phase 1: won / lost / unknown', 'by implication', 'undecided', 'sampled', 'settled in phase 2', 'still undecided', '95 % interval', 'width'];
+  const body = w.estimates.map((e) => [
+    h(label(e)), h(formatRange(e.range)), `${e.phase1.won} / ${e.phase1.lost} / ${e.phase1.unknown}`, String(e.implied), String(e.estimate.undecided),
+    String(e.estimate.sampled), String(e.settled), String(e.estimate.stillUndecided), h(intervalText(e)), `${(100 * (e.estimate.ciHigh - e.estimate.ciLow)).toFixed(1)} points`,
+  ]);
+  const method = facts([
+    ['command', `<code>${h(w.command)}</code>`],
+    ['phase 1', h(w.phase1)],
+    ['phase 2', h(`${w.phase2}; a sample of at most ${w.sample} undecided deals an estimate, priority seed '${w.seed}'`)],
+  ]);
+  const machine = facts([
+    ['machine', h(w.cost.machines.join('; ') || 'unknown')],
+    ['builds', h(w.cost.commits.join(', ') || 'unknown')],
+    ['ran', h(`${w.cost.from} to ${w.cost.to}; ${w.cost.hours.toFixed(2)} worker-hours; summary written ${w.written}`)],
+  ]);
+  const phases = readdirSync(dir).filter((n) => n.endsWith('.summary.json')).sort();
+  const sections = (await Promise.all(phases.map((f) => batchSection(dir, f, l)))).join('\n');
+  return (
+    `<section><h2>How often it is won</h2><p class="headline"><b>${h(w.headline)}.</b></p>${charts}` +
+    `<h3>Estimates</h3><div class="wide">${table(head, body, new Set([1, 3, 4, 5, 6, 7, 9]))}</div>` +
+    `<h3>Method</h3>${method}${mdBlocks(WINRATE_METHOD)}` +
+    `<h3>Machine</h3>${machine}</section>\n${sections}`
   );
 }
 
@@ -473,6 +562,9 @@ export async function reportPage(dir: string, viewer: string): Promise<{ html: s
   } else if (kind === 'bench') {
     what = 'limited bench';
     body = await benchReport(dir, l);
+  } else if (kind === 'winrate') {
+    what = 'limited experiment winrate';
+    body = await winrateReport(dir, l);
   } else {
     what = 'limited batch';
     const files = readdirSync(dir).filter((n) => n.endsWith('.summary.json')).sort();

@@ -15,6 +15,9 @@ export type Verdict = 'won' | 'unsolvable' | 'unknown';
  */
 export type SearchKind = 'dfs' | 'best' | 'rollout' | 'beam';
 
+/** The search kinds, in the order the help and the library list them. */
+export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout', 'beam'];
+
 /** Depth-first move order: layout moves first, or the waste top first. */
 export type MoveOrder = 'layout' | 'waste';
 
@@ -115,3 +118,12 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   order: 'layout',
   tactics: NO_RESTRICTION,
 };
+
+/**
+ * Is the time budget the only budget given? Then `solve` (the command and the library's) lifts
+ * the preset's node cap, so that `--max-seconds S` alone means S seconds. A batch does not: its
+ * rows keep the node budget they name.
+ */
+export function timeBudgetAlone(o: { readonly maxNodes?: number; readonly maxSeconds?: number }): boolean {
+  return o.maxSeconds !== undefined && o.maxNodes === undefined;
+}

@@ -4,9 +4,9 @@ import {
   type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, shown, sizeEqual,
 } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { DEFAULT_PRESET } from '../../solver/index.js';
+import { DEFAULT_PRESET, SEARCHES } from '../../solver/index.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
-import { type BatchConfig, runBatch } from '../../batch/run.js';
+import { type BatchConfig, MAX_CHUNK, runBatch } from '../../batch/run.js';
 import { checkWritable, prepareOut } from '../../batch/fileio.js';
 import { nameSlug, withTag } from '../../batch/names.js';
 import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
@@ -14,8 +14,8 @@ import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
 import { examples, out, outJson, prefixed, run, warnWorkers } from '../common.js';
-import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
-import { SEARCHES, SEARCH_KINDS, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
+import { defaultPreset, positiveInteger, solverPresets, workersOption } from '../solver-api.js';
+import { SEARCH_KINDS, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
 
 export interface BatchCliOptions {
   from?: string;
@@ -87,10 +87,9 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   // The solver, or a player.
   const spec = jobFromFlags(o, source, rules, size);
   // The pool.
-  const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
-  if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
+  const workers = workersOption(o.workers);
   const chunk = o.chunk !== undefined ? positiveInteger('--chunk', o.chunk) : undefined;
-  if (chunk !== undefined && chunk > 1_000_000) throw new UserError(`--chunk must be at most 1000000, not ${chunk}`);
+  if (chunk !== undefined && chunk > MAX_CHUNK) throw new UserError(`--chunk must be at most ${MAX_CHUNK}, not ${chunk}`);
   // The shard and the file.
   const shards = o.shards !== undefined ? positiveInteger('--shards', o.shards) : undefined;
   const { shard, from: shardFrom } = chooseShard(o.shard, shards, env);

@@ -10,7 +10,7 @@ import { parseHeuristics } from '../../compare/heuristics.js';
 import { formatReport } from '../../compare/report.js';
 import { type DealList, loadSet, rangeList, setNames } from '../../compare/sets.js';
 import { examples, out, outJson, prefixed, retireOptions, run, warnWorkers } from '../common.js';
-import { positiveInteger, positiveNumber } from '../solver-api.js';
+import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
 
@@ -88,8 +88,7 @@ export function benchConfig(o: BenchCliOptions, args: readonly string[]): BenchC
   const maxSeconds = o.maxSeconds !== undefined ? positiveNumber('--max-seconds', o.maxSeconds) : undefined;
   const maxNodes = o.maxNodes !== undefined ? positiveInteger('--max-nodes', o.maxNodes) : maxSeconds === undefined ? STANDARD_MAX_NODES : undefined;
   const maxMemoryMB = o.maxMemory !== undefined ? positiveNumber('--max-memory', o.maxMemory) : undefined;
-  const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
-  if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
+  const workers = workersOption(o.workers);
   const chunk = o.chunk !== undefined ? positiveInteger('--chunk', o.chunk) : undefined;
   if (o.outDir === '' || o.outDir === '-') throw new UserError(`--out-dir needs a directory ('-' is not accepted: the table goes to stdout)`);
   const outDir = o.outDir ?? `results/bench-${list.name}`;

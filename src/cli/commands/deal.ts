@@ -26,8 +26,7 @@ export function registerDeal(program: Command): void {
       'after',
       examples(
         'limited deal 1                             # deal 1 of the full game (2 packs, 12 columns of 3)',
-        'limited deal 3 --size 1x5,4x3 --rules pysol > small.txt',
-        'limited show --deal small.txt              # read it back',
+        'limited deal 3 --size 1x5,4x3 --rules pysol > small.txt && limited show --deal small.txt   # write a deal file, read it back',
         'limited deal --pysol 123456                # the deal of PySolFC game 123456, as a deal file',
         'limited deal --pysol 123456 --format pysol # ... as a board: Talon:, Waste:, a line a column, exposed card last',
         'limited deal --pysol 7 --format solvitaire > p7.json && solvitaire --type limited --timeout 5000 p7.json',

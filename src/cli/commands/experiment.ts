@@ -9,17 +9,24 @@ import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
 import { tacticsRecords, tacticsText } from '../../experiment/report.js';
-import { addJsonOption, examples, oneLine, out, outJson, prefixed, retireOptions, run, warnWorkers } from '../common.js';
-import { positiveInteger } from '../solver-api.js';
+import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, retireOptions, run, examples } from '../common.js';
+import { positiveInteger, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
+import { WINRATE_DEFAULTS, longBudgets, registerWinrate } from './winrate.js';
 
 export interface TacticsCliOptions {
   from: string;
   count: string;
   solverCount: string;
+  freeCount?: string;
   samplingCount: string;
   maxNodes: string;
+  sample: string;
+  longNodes?: string;
+  longSeconds?: string;
+  longMemory: string;
+  seed: string;
   samplingPlayer: string;
   workers?: string;
   outDir: string;
@@ -40,16 +47,21 @@ export const TACTICS_DEFAULTS = {
   // Not results/tactics, which holds the real run's sidecars and summary (kept in git): a run
   // with other options there is refused, as it would mix two experiments.
   outDir: 'results/tactics-quick',
+  sample: '0',
+  longMemory: WINRATE_DEFAULTS.longMemory,
+  seed: WINRATE_DEFAULTS.seed,
 } as const;
 
 /**
  * The subcommands of `limited experiment`, each registered on the parent by its own function
  * (a new experiment: one more entry here, in a file of its own if it is large).
  */
-const EXPERIMENTS: readonly ((experiment: Command) => void)[] = [registerTactics];
+const EXPERIMENTS: readonly ((experiment: Command) => void)[] = [registerWinrate, registerTactics];
 
 export function registerExperiment(program: Command): void {
-  const experiment = program.command('experiment').description('run a research experiment: tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+  const experiment = program
+    .command('experiment')
+    .description('run a research experiment: winrate (how often a game is won with perfect play, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
   for (const register of EXPERIMENTS) register(experiment);
   // A usage error names the subcommand's help (main.ts does this for the top-level commands only).
   for (const cmd of experiment.commands)
@@ -65,8 +77,14 @@ function registerTactics(experiment: Command): void {
     .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
     .option('--count <n>', `deals for each greedy-player row: deals A to A+N-1 (the real run: 1000000)`, TACTICS_DEFAULTS.count)
     .option('--solver-count <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverCount)
+    .option('--free-count <m>', 'deals of the free game\'s row solver-free (at least --solver-count; default the same)')
+    .option('--max-nodes <k>', 'node budget per deal of the solver (preset portfolio): phase 1 of the solver rows', TACTICS_DEFAULTS.maxNodes)
+    .option('--sample <n>', 'phase 2 of the solver rows: deals each estimate samples from those phase 1 left undecided, solved again at the long budget (0: none)', TACTICS_DEFAULTS.sample)
+    .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
+    .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds')
+    .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
+    .option('--seed <word>', 'phase 2: the seed of the deals\' priority that draws the samples', WINRATE_DEFAULTS.seed)
     .option('--sampling-count <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingCount)
-    .option('--max-nodes <k>', 'node budget per deal of the solver (preset portfolio)', TACTICS_DEFAULTS.maxNodes)
     .option('--sampling-player <spec>', 'the sampling player, as --player takes it (e.g. sampling:samples=16,nodes=500)', TACTICS_DEFAULTS.samplingPlayer)
     .option('--only <rows>', 'run only these rows: groups greedy, solver (with rules), rules, sampling, players, or row names, comma-separated')
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
@@ -78,6 +96,7 @@ function registerTactics(experiment: Command): void {
   retireOptions(cmd, [
     ['--deals', '--count N (deals for each greedy row)'],
     ['--solver-deals', '--solver-count N'],
+    ['--free-deals', '--free-count N'],
     ['--sampling-deals', '--sampling-count N'],
     ['--solver-nodes', '--max-nodes N'],
     ['--out', '--out-dir DIR'],
@@ -123,7 +142,13 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const solverDeals = positiveInteger('--solver-count', o.solverCount);
         const solverNodes = positiveInteger('--max-nodes', o.maxNodes);
         const samplingDeals = positiveInteger('--sampling-count', o.samplingCount);
-        const most = Math.max(deals, solverDeals, samplingDeals);
+        const freeDeals = o.freeCount !== undefined ? positiveInteger('--free-count', o.freeCount) : solverDeals;
+        if (freeDeals < solverDeals) throw new UserError(`--free-count ${freeDeals} is fewer than --solver-count ${solverDeals}: the free game is every other solver row's baseline, on the same deals`);
+        const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
+        const long = longBudgets(o);
+        if (o.seed === '') throw new UserError('--seed needs a word (any text)');
+        const phase2 = { sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory, seed: o.seed };
+        const most = Math.max(deals, freeDeals, samplingDeals);
         // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
         if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
         if (most > 2 ** 32) throw new UserError(`${most} deals in one row is too many (at most 2^32)`);
@@ -131,22 +156,14 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           throw new UserError(`--sampling-player must be a sampling player, sampling[:key=value,...], not '${o.samplingPlayer}'`);
         prefixed('--sampling-player', () => createPlayer(o.samplingPlayer));
         const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
-        const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
-        if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
+        const workers = workersOption(o.workers);
         if (o.outDir === '' || o.outDir === '-') throw new UserError('--out-dir needs a directory name');
-        // The warning about --workers comes with the first line of work, after every check of
-        // the options and the directory: an error before it stays the one line it is.
-        let warned = false;
-        const note = (t: string): void => {
-          if (!warned) warnWorkers(workers);
-          warned = true;
-          process.stderr.write(t + '\n');
-        };
+        const note = notesAfterWorkers(workers);
         let res;
         try {
           res = await runTactics({
             note,
-            from, deals, solverDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size,
+            from, deals, solverDeals, freeDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size, phase2,
             dir: o.outDir, workers, force: o.force === true, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
             command: commandLine(process.argv.slice(2)),
           });

@@ -22,7 +22,7 @@ export function viewerPath(report: string): string {
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description('write one HTML page from a results directory: experiment tactics, bench or batch results')
+    .description('write one HTML page from a results directory: experiment tactics, experiment winrate, bench or batch results')
     .argument('<dir>', 'the results directory (e.g. results/tactics)')
     .option('--out <file>', 'the page to write (default DIR/report.html); deal links open FILE-viewer.html, written beside it')
     .option('--force', 'overwrite the page (and its viewer) when they exist')
@@ -31,11 +31,13 @@ export function registerReport(program: Command): void {
       examples(
         'limited report results/tactics --out tactics.html     # the tactics experiment',
         'limited report results/bench --out bench.html         # a heuristics benchmark',
+        'limited report results/winrate/book --out winrate.html # the win-rate estimate of book Limited',
         'limited batch --from 1 --count 50 --size 1x5,4x3 --out small/run.csv && limited report small',
       ) +
-        '\nFinds what DIR holds: tactics.csv (limited experiment tactics), bench.json (limited bench)\n' +
-        'or FILE.summary.json with FILE.meta.json (limited batch, one section a file). The page has\n' +
-        'the headline table, the charts with their 95 % intervals, the method (the command, the\n' +
+        '\nFinds what DIR holds: tactics.csv (limited experiment tactics), bench.json (limited bench),\n' +
+        'winrate.json (limited experiment winrate, with its phases\' files) or FILE.summary.json\n' +
+        'with FILE.meta.json (limited batch, one section a file). The page has the headline table,\n' +
+        'the charts with their 95 % intervals, the method (the command, the\n' +
         'budgets, how rates and intervals are counted) and the machine. For the solver\'s rows, deal\n' +
         'numbers link to a viewer page written beside the report (FILE-viewer.html): it deals the\n' +
         'deal and solves it in the browser with the run\'s own settings (the same verdict and\n' +

@@ -6,7 +6,7 @@ import { checkWritable, writeAtomic } from '../../batch/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../batch/progress.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SearchRun, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, SolutionError, Solver } from '../../solver/index.js';
+import { type Progress, type SearchKind, type SearchRun, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, SEARCHES, SolutionError, Solver, timeBudgetAlone } from '../../solver/index.js';
 import {
   type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run, stdinOnce,
 } from '../common.js';
@@ -72,8 +72,6 @@ export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Comman
       `spaces tactic: eager (fill a space at once), hold (no filling in the first deal: keep spaces for the privileged cards), never (default eager)`,
     );
 }
-
-export const SEARCHES: readonly SearchKind[] = ['dfs', 'best', 'rollout', 'beam'];
 
 /** What each of SEARCHES does, for the help (solve's and batch's). */
 export const SEARCH_KINDS =
@@ -285,7 +283,9 @@ export function describeOptions(opts: CliSolveOptions): string {
   return parts.join(', ');
 }
 
-/** Below this many seconds `formatReport` says that a new process starts slow. */
+/** Below this many seconds a search is too short for its nodes per second to mean a speed. */
+const MEASURE_SECONDS = 0.1;
+/** Below this many seconds (and from MEASURE_SECONDS) `formatReport` says that a new process starts slow. */
 const COLD_SECONDS = 2;
 const COLD_NOTE = "note:               a process's first half second runs slow while V8 compiles (README, 'Solving a deal')";
 
@@ -306,10 +306,15 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions,
     `nodes expanded:     ${rep.nodes}`,
     `states stored:      ${rep.states}`,
     `seconds:            ${rep.seconds.toFixed(3)}`,
-    `nodes per second:   ${rep.nodesPerSecond}`,
-    // A short solve is mostly the process's first half second, before V8 has compiled the
-    // solver's hot code: its nodes per second understate the solver's (README).
-    ...(rep.seconds < COLD_SECONDS ? [COLD_NOTE] : []),
+    // Compared as printed, so that the line agrees with the seconds above it.
+    ...(Number(rep.seconds.toFixed(3)) < MEASURE_SECONDS || rep.nodes === 0
+      ? [`nodes per second:   not measured (a search under ${MEASURE_SECONDS} s)`]
+      : [
+          `nodes per second:   ${rep.nodesPerSecond}`,
+          // A short solve is mostly the process's first half second, before V8 has compiled
+          // the solver's hot code: its nodes per second understate the solver's (README).
+          ...(rep.seconds < COLD_SECONDS ? [COLD_NOTE] : []),
+        ]),
     `bytes per state:    ${rep.bytesPerState.toFixed(1)}`,
     `cards home at best: ${rep.bestHome} of ${rep.cards}`,
   ];
@@ -370,7 +375,7 @@ export function addSolverOptions(cmd: Command, seconds?: number): Command {
     .option('--max-seconds <s>', `stop with 'unknown' after S seconds, a number > 0 (default: ${time}; given without --max-nodes, it lifts the node limit)`)
     .option(
       '--max-memory <mb>',
-      `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset splits MB among its searches by their shares; best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
+      `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset's searches draw on MB as one pool as their tables grow (resident memory stays within MB plus about 40 MB); best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
     );
 }
 
@@ -392,9 +397,9 @@ export function registerSolve(program: Command): void {
         'limited solve --pysol 123456                    # the deal of PySolFC game 123456 (pysol rules)',
         'limited solve 7 --search best --heuristic buried --max-nodes 2000000',
         'limited solve 4 --size 1x5,4x3 --pairing never  # can it be won without ever pairing?',
-        'limited solve --deal game.txt --json            # one JSON object',
+        'limited deal 4 --size 1x5,4x3 > game.txt && limited solve --deal game.txt --json   # one JSON object',
         'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
-        'head -3 win.txt > part.txt && limited solve 4 --size 1x5,4x3 --after part.txt   # from a position',
+        'limited solve 4 --size 1x5,4x3 --solution-out win.txt && head -8 win.txt > part.txt && limited solve 4 --size 1x5,4x3 --after part.txt   # from a position',
         'limited solve 3734 --threads 2                  # the prover on two cores, one shared table',
       ) +
         '\nPrints the verdict and the search statistics: nodes expanded, states stored, seconds,\n' +
@@ -470,7 +475,7 @@ export async function runSolve(
 ): Promise<{ res: SolveResult; signal: NodeJS.Signals | null } | null> {
   try {
     // A time budget given alone is the budget: the preset's node cap does not cut it short.
-    const alone = opts.maxSeconds !== undefined && opts.maxNodes === undefined;
+    const alone = timeBudgetAlone(opts);
     const budget = alone ? { ...opts, maxNodes: Infinity } : opts;
     const line = progressLine(r.deal);
     try {

@@ -1,0 +1,203 @@
+/**
+ * `limited experiment winrate`: how often a game can be won with perfect information, with a
+ * 95 % interval that holds whatever the deals no budget decided are (src/experiment/winrate.ts).
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { type Command } from 'commander';
+import {
+  type Rules, type Size, type Tactics, FULL_SIZE, MAX_DEAL_NUMBER, NO_RESTRICTION, UserError, formatRules, formatSize, parseDealNumber, parseRules, parseSize, sizeEqual,
+} from '../../game/index.js';
+import { type SolverSpec, solveSpec } from '../../batch/job.js';
+import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
+import { type EstimatorRow, gameWords, runEstimator } from '../../experiment/winrate.js';
+import { type ReportHeader, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
+import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
+import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
+import { commandLine } from './batch.js';
+import { reportSolutionBug, tacticsFromFlags } from './solve.js';
+
+export interface WinrateCliOptions {
+  rules: string;
+  size?: string;
+  from: string;
+  count: string;
+  pairing?: string;
+  spaces?: string;
+  maxNodes: string;
+  sample: string;
+  longNodes?: string;
+  longSeconds?: string;
+  longMemory: string;
+  seed: string;
+  workers?: string;
+  outDir?: string;
+  json?: boolean;
+  progress?: boolean;
+}
+
+export const WINRATE_DEFAULTS = {
+  rules: 'book',
+  from: '1',
+  count: '2000',
+  maxNodes: '3000000',
+  sample: '50',
+  longNodes: '100000000',
+  longMemory: '4096',
+  seed: 'winrate',
+} as const;
+
+/** Phase 2's budgets: --long-nodes (its default unless --long-seconds comes alone), --long-seconds, --long-memory. */
+export function longBudgets(o: { longNodes?: string; longSeconds?: string; longMemory: string }): { nodes?: number; seconds?: number; memory: number } {
+  const seconds = o.longSeconds !== undefined ? positiveNumber('--long-seconds', o.longSeconds) : undefined;
+  const nodes = o.longNodes !== undefined ? positiveInteger('--long-nodes', o.longNodes) : seconds === undefined ? Number(WINRATE_DEFAULTS.longNodes) : undefined;
+  return { ...(nodes !== undefined ? { nodes } : {}), ...(seconds !== undefined ? { seconds } : {}), memory: positiveNumber('--long-memory', o.longMemory) };
+}
+
+/** What one estimate runs: its game, its phases' budgets, its files. */
+export interface WinratePlan {
+  readonly rows: readonly EstimatorRow[];
+  readonly header: Omit<ReportHeader, 'written'>;
+  readonly game: string;
+  readonly dir: string;
+  readonly sample: number;
+  readonly seed: string;
+}
+
+/** The plan of the command's options (checked: a UserError names the option). */
+export function winratePlan(o: WinrateCliOptions, args: readonly string[]): WinratePlan {
+  const rules: Rules = prefixed('--rules', () => parseRules(o.rules));
+  const size: Size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
+  const from = prefixed('--from', () => parseDealNumber(o.from));
+  const count = positiveInteger('--count', o.count);
+  if (count - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} --count ${count} goes past the last deal number ${MAX_DEAL_NUMBER}`);
+  if (count > 2 ** 32) throw new UserError(`--count ${count} is too many deals for one estimate (at most 2^32)`);
+  const tactics: Tactics = tacticsFromFlags(o) ?? NO_RESTRICTION;
+  const short = positiveInteger('--max-nodes', o.maxNodes);
+  const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
+  const { seconds: longSeconds, nodes: longNodes, memory: longMemory } = longBudgets(o);
+  const seed = o.seed;
+  if (seed === '') throw new UserError('--seed needs a word (any text)');
+  const game = gameWords(rules, tactics);
+  const slug = game.replace(/[^a-z0-9=]+/gi, '-').replace(/=/g, '-').replace(/^-|-$/g, '');
+  const dir = o.outDir ?? join('results', `winrate-${slug}-${from}-${from + count - 1}`);
+  if (dir === '' || dir === '-') throw new UserError('--out-dir needs a directory name');
+  const restricted = tactics.pairing !== 'always' || tactics.spaces !== 'eager' ? { tactics } : {};
+  const phase1: SolverSpec = { preset: 'portfolio', maxNodes: short, ...restricted };
+  // A time budget alone keeps a node cap far beyond it (the preset's would cut it short).
+  const phase2: SolverSpec = {
+    preset: 'portfolio',
+    maxNodes: longNodes ?? 1e15,
+    ...(longSeconds !== undefined ? { maxSeconds: longSeconds } : {}),
+    maxMemoryMB: longMemory,
+    ...restricted,
+  };
+  const range = { from, count };
+  const row: EstimatorRow = {
+    name: game,
+    rules,
+    tactics,
+    size,
+    range,
+    phase1: solveSpec('v1', rules, size, phase1),
+    phase2: solveSpec('v1', rules, size, phase2),
+    file1: join(dir, 'phase1.csv'),
+    file2: join(dir, 'phase2.csv'),
+  };
+  const long = [longNodes !== undefined && longNodes < 1e15 ? `${longNodes} nodes` : '', longSeconds !== undefined ? `${longSeconds} s` : ''].filter((x) => x).join(' and ');
+  return {
+    rows: [row],
+    game: `${formatRules(rules)} rules${game === formatRules(rules) ? '' : game.slice(formatRules(rules).length)}${sizeEqual(size, FULL_SIZE) ? '' : `, size ${formatSize(size)}`}`,
+    dir,
+    sample,
+    seed,
+    header: {
+      command: commandLine(args),
+      title: `How often Limited (${game}${sizeEqual(size, FULL_SIZE) ? '' : `, size ${formatSize(size)}`}) can be won with perfect information`,
+      phase1: `preset portfolio, ${short} nodes a deal`,
+      phase2: `preset portfolio, ${long} a deal, ${longMemory} MB`,
+      sample,
+      seed,
+      rows: [row],
+    },
+  };
+}
+
+/** Runs a plan and writes its report; the text to print, or null when interrupted (the exit status is set). */
+export async function runWinrate(plan: WinratePlan, workers: number, progress: boolean, note: (t: string) => void): Promise<{ text: string; json: string; files: string[] } | null> {
+  makeDir(plan.dir, `experiment file '${join(plan.dir, 'winrate.md')}'`);
+  const md = join(plan.dir, 'winrate.md');
+  const js = join(plan.dir, 'winrate.json');
+  for (const f of [md, js]) checkWritable(f, 'experiment file');
+  const res = await runEstimator({
+    rows: plan.rows, sample: plan.sample, seed: plan.seed, workers, progress, command: plan.header.command, note, label: 'experiment winrate',
+  });
+  if (res.status === 'interrupted') {
+    process.stderr.write(`limited: interrupted (${res.signal}): run the same command again to resume\n`);
+    process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
+    return null;
+  }
+  const header: ReportHeader = { ...plan.header, written: new Date().toISOString() };
+  const json = winrateJson(res.lines, header, plan.game);
+  writeAtomic(md, winrateMarkdown(res.lines, header, plan.game), 'experiment file');
+  writeAtomic(js, json, 'experiment file');
+  return { text: winrateText(res.lines, plan.game), json, files: [md, js, ...plan.rows.flatMap((r) => [r.file1, r.file2])] };
+}
+
+export function registerWinrate(experiment: Command): void {
+  experiment
+    .command('winrate')
+    .description('how often a game is won with perfect play: every deal at a short budget, a random sample of the undecided ones at a long budget, a 95 % interval that counts what stays undecided both ways')
+    .option('--rules <rules>', 'a preset (book, pysol) and/or option=value words', WINRATE_DEFAULTS.rules)
+    .option('--size <size>', 'deck and layout DxR,CxW (default 2x13,12x3)')
+    .option('--from <a>', 'first deal number', WINRATE_DEFAULTS.from)
+    .option('--count <n>', 'deals: --from A --count N estimates over deals A to A+N-1', WINRATE_DEFAULTS.count)
+    .option('--pairing <p>', 'estimate the game restricted to a pairing tactic: cautious or never (default always: free)')
+    .option('--spaces <s>', 'restricted to a spaces tactic: hold or never (default eager: free)')
+    .option('--max-nodes <n>', 'phase 1: node budget a deal (preset portfolio)', WINRATE_DEFAULTS.maxNodes)
+    .option('--sample <n>', 'phase 2: deals drawn from those phase 1 left undecided (0: no phase 2)', WINRATE_DEFAULTS.sample)
+    .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
+    .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds (the verdicts then depend on the machine; the interval stays sound)')
+    .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
+    .option('--seed <word>', 'the seed of the deals\' random priority that draws the sample', WINRATE_DEFAULTS.seed)
+    .option('--workers <n>', `worker threads, one deal each (default: the number of cores, ${availableParallelism()} here)`)
+    .option('--out-dir <dir>', 'the directory for phase1.csv, phase2.csv (with their sidecars), winrate.md and winrate.json (default results/winrate-GAME-A-B)')
+    .option('--json', 'print winrate.json instead of the text summary')
+    .option('--no-progress', 'no progress on stderr')
+    .addHelpText(
+      'after',
+      examples(
+        'limited experiment winrate --count 200 --sample 10 --long-nodes 20000000 --out-dir results/winrate-quick   # a few minutes on 2 cores',
+        'limited experiment winrate --count 10000 --sample 200 --out-dir results/winrate/book                    # the committed answer',
+        'limited experiment winrate --rules second-deal=none --count 2000 --out-dir results/winrate/no-second-deal',
+        'limited experiment winrate --spaces hold --count 2000 --out-dir results/winrate/spaces-hold',
+      ) +
+        `
+Phase 1 solves every deal with the portfolio preset at --max-nodes (phase1.csv, a batch). Phase 2
+solves a simple random sample of --sample of the deals phase 1 left undecided (each deal's
+priority is seedrandom of --seed and its number; the sample is the undecided deals of lowest
+priority) at the long budget (phase2.csv). The share won is estimated by two-phase sampling
+(Cochran, Sampling Techniques, 12.2), once with every deal still undecided counted as lost and
+once as won; the 95 % interval runs from the first's lower end to the second's upper end, so it
+holds whatever those deals are. winrate.md writes the method out. Both phases resume: run the
+same command again. 'limited experiment tactics' uses the same estimator for its solver rows.
+Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/143 interrupted.
+`,
+    )
+    .action(
+      run(async (o: WinrateCliOptions) => {
+        const plan = winratePlan(o, process.argv.slice(2));
+        const workers = workersOption(o.workers);
+        const note = notesAfterWorkers(workers);
+        let res;
+        try {
+          res = await runWinrate(plan, workers, o.progress !== false, note);
+        } catch (e) {
+          if (reportSolutionBug(e)) return;
+          throw e;
+        }
+        if (!res) return;
+        out(o.json ? res.json : `${res.text}\nfiles: ${res.files.join(', ')}`);
+      }),
+    );
+}

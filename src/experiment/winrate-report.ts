@@ -1,0 +1,177 @@
+/**
+ * The win-rate estimator's outputs: winrate.json (every figure, for programs) and winrate.md
+ * (the answer in one sentence, the table of estimates, the method written out, and what the
+ * runs cost and where they ran), and the text `experiment winrate` prints.
+ */
+import { type Meta, readMeta } from '../batch/sidecar.js';
+import { formatRange } from '../batch/range.js';
+import { type EstimateLine, type EstimatorRow } from './winrate.js';
+
+const pc = (x: number): string => `${(100 * x).toFixed(1)} %`;
+const pp = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
+
+/** `84.1-87.9 %`, or for a difference `−12.3 to −8.1 points`. */
+export function intervalText(l: EstimateLine): string {
+  const e = l.estimate;
+  if (l.kind === 'rate') return `${(100 * e.ciLow).toFixed(1)}-${(100 * e.ciHigh).toFixed(1)} %`;
+  return `${pp(e.ciLow)} to ${pp(e.ciHigh)} points`;
+}
+
+/**
+ * The answer in a sentence a newcomer reads: `Limited (book rules) is won with perfect play in
+ * 84.1-87.9 % of deals (95 % interval; 2000 deals, 3.2 % still undecided; ...)`.
+ */
+export function headline(l: EstimateLine, game: string, more = 'results/README.md has the full answer'): string {
+  const e = l.estimate;
+  return (
+    `Limited (${game}) is won with perfect play in ${intervalText(l)} of deals ` +
+    `(95 % interval; ${e.deals} deals, ${pc(e.high - e.low)} still undecided after both phases${more ? `; ${more}` : ''})`
+  );
+}
+
+export interface ReportHeader {
+  readonly command: string;
+  readonly title: string;
+  /** The phases' budgets and the sample, in words. */
+  readonly phase1: string;
+  readonly phase2: string;
+  readonly sample: number;
+  readonly seed: string;
+  readonly rows: readonly EstimatorRow[];
+  readonly written: string;
+}
+
+/** Worker-hours, machines and builds of the files that made the estimate. */
+function costOf(rows: readonly EstimatorRow[]): { hours: number; machines: string[]; commits: string[]; from: string; to: string } {
+  let seconds = 0;
+  const machines = new Set<string>();
+  const commits = new Set<string>();
+  const starts: string[] = [];
+  const ends: string[] = [];
+  for (const r of rows)
+    for (const f of [r.file1, r.file2]) {
+      let meta: Meta | null = null;
+      try {
+        meta = readMeta(f);
+      } catch {
+        meta = null;
+      }
+      if (!meta) continue;
+      for (const s of meta.sessions) {
+        seconds += s.seconds * s.workers;
+        machines.add(`${s.cpu} x ${s.cores} cores, Node ${s.node}, host ${s.host}`);
+        commits.add(s.commit ?? 'unknown');
+        starts.push(s.startedAt);
+        if (s.endedAt) ends.push(s.endedAt);
+      }
+    }
+  starts.sort();
+  ends.sort();
+  return { hours: seconds / 3600, machines: [...machines], commits: [...commits], from: starts[0] ?? '?', to: ends[ends.length - 1] ?? '?' };
+}
+
+function rowLabel(l: EstimateLine): string {
+  return l.kind === 'rate' ? `**${l.row}**` : `${l.row} − ${l.baseline}`;
+}
+
+export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
+  const cost = costOf(h.rows);
+  const first = lines[0]!;
+  const out: string[] = [
+    `# ${h.title}`,
+    '',
+    `**${headline(first, game, '')}.**`,
+    '',
+    `- command: \`${h.command}\``,
+    `- phase 1: ${h.phase1}; phase 2: ${h.phase2}, a sample of at most ${h.sample} undecided deals an estimate (priority seed \`${h.seed}\`)`,
+    `- machine: ${cost.machines.join('; ') || 'unknown'}`,
+    `- builds: ${cost.commits.join(', ') || 'unknown'}`,
+    `- runs: ${cost.from} to ${cost.to}; ${cost.hours.toFixed(2)} worker-hours (wall time x workers); summary written ${h.written}`,
+    '',
+    '| estimate | deals | phase 1: won / lost / unknown | decided by implication | undecided after phase 1 | sampled | settled in phase 2 | still undecided in the sample | estimate, unknown as lost .. as won | 95 % interval | width |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const l of lines) {
+    const e = l.estimate;
+    const est = l.kind === 'rate' ? `${pc(e.low)} .. ${pc(e.high)}` : `${pp(e.low)} .. ${pp(e.high)}`;
+    const width = l.kind === 'rate' ? `${(100 * (e.ciHigh - e.ciLow)).toFixed(1)} points` : `${(100 * (e.ciHigh - e.ciLow)).toFixed(1)} points`;
+    out.push(
+      `| ${rowLabel(l)} | ${formatRange(l.range)} | ${l.phase1.won} / ${l.phase1.lost} / ${l.phase1.unknown} | ${l.implied} | ${e.undecided} | ${e.sampled} | ${l.settled} | ${e.stillUndecided} | ${est} | ${intervalText(l)} | ${width} |`,
+    );
+  }
+  out.push('', '## Games', '');
+  for (const r of h.rows) out.push(`- **${r.name}**: ${r.phase1.rules}${r.phase1.method.includes('pairing=') ? `, ${r.phase1.method.split(' ').filter((w) => /^(pairing|spaces)=/.test(w)).join(' ')}` : ''}, deals ${formatRange(r.range)}; files ${r.file1}, ${r.file2}`);
+  out.push('', '## Method', '', ...WINRATE_METHOD.split('\n'));
+  return out.join('\n') + '\n';
+}
+
+/** The method, as winrate.md and the HTML report write it out. */
+export const WINRATE_METHOD = `Deal numbers are a random sample of all deals (RULES.md, scheme v1). Each estimate is made in two phases.
+
+1. **Phase 1** solves every deal at the short budget. A deal won (its solution replayed by the
+   verifier) or proved lost (an exhausted search with sound pruning only) is decided.
+2. **Implications.** Where every line of one game is a line of another (a restriction of the
+   free game's tactics; no second deal against the book's second deal), a deal won in the smaller
+   game is won in the larger, and a deal lost in the larger is lost in the smaller. A deal such
+   a verdict settles is decided. For a difference of two rows, a deal is decided when its
+   difference is: both values known, or one known and the implication fixing the other.
+3. **Phase 2** draws a simple random sample of the undecided deals of each estimate: each deal
+   has a random priority (seedrandom of the seed and the deal number), and the sample is the
+   undecided deals of lowest priority, so it is fixed before phase 2 runs and the same priority
+   serves every estimate. Each sampled deal is solved again at the long budget (for a difference,
+   in both games where needed), and the implications applied again.
+4. **The estimate.** With N deals, S the sum of the values of the decided ones (1 won, 0 lost;
+   for a difference, the row's value less the baseline's), U undecided, n sampled with mean ȳ:
+   Ŷ = (S + U·ȳ)/N, computed with each deal still undecided after phase 2 counted as lost (its
+   lowest value) and again as won (its highest): the truth's estimate lies between the two.
+5. **The interval** (double sampling for stratification, Cochran, Sampling Techniques, 12.2):
+   V = s²/N + (U/N)²·s_u²·(1/n − 1/U), s² the variance of the values over all deals (within the
+   decided deals, within the sample, and between their means), s_u² the sample's. The 95 %
+   interval runs from the lower estimate's lower end to the upper estimate's upper end: for a
+   rate Wilson's interval at the effective sample size Ŷ(1 − Ŷ)/V, for a difference Ŷ ± 1.96·√V.
+   The sample's variance is widened by Student's t at n − 1 degrees of freedom, and taken for a
+   rate from Agresti and Coull's adjusted share, for a difference with Agresti and Caffo's
+   pseudo-deals (half a deal at −1, half at +1, one at 0): a small sample of equal values does not
+   claim its stratum known exactly. test/estimate.test.ts checks these formulas by hand and the
+   interval's coverage by simulation.
+   It covers both the sampling of the deals and of phase 2, and the deals no budget decided,
+   counted both ways. Its width is the share of deals still undecided plus the sampling error.
+
+Every verdict in the files is the solver's: \`won\` with a verified solution, \`unsolvable\` proved,
+\`unknown\` a budget ran out. Nothing is guessed; a budget only decides how wide the interval is.`;
+
+/** The summary as text: one line an estimate, and the headline first. */
+export function winrateText(lines: readonly EstimateLine[], game: string): string {
+  const out = [headline(lines[0]!, game)];
+  for (const l of lines) {
+    const e = l.estimate;
+    out.push(
+      `  ${(l.kind === 'rate' ? l.row : `${l.row} − ${l.baseline}`).padEnd(34)} ${intervalText(l).padEnd(24)} decided ${e.decided} of ${e.deals}, sampled ${e.sampled} of ${e.undecided} undecided, ${e.stillUndecided} still undecided`,
+    );
+  }
+  return out.join('\n');
+}
+
+/** The format word of winrate.json. */
+export const WINRATE_FORMAT = 'limited-winrate/1';
+
+/** winrate.json: every estimate with its counts. */
+export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
+  return JSON.stringify(
+    {
+      format: WINRATE_FORMAT,
+      headline: headline(lines[0]!, game, ''),
+      command: h.command,
+      phase1: h.phase1,
+      phase2: h.phase2,
+      sample: h.sample,
+      seed: h.seed,
+      written: h.written,
+      cost: costOf(h.rows),
+      rows: h.rows.map((r) => ({ name: r.name, rules: r.phase1.rules, method: r.phase1.method, range: r.range, file1: r.file1, file2: r.file2, baseline: r.baseline ?? null })),
+      estimates: lines,
+    },
+    null,
+    2,
+  ) + '\n';
+}

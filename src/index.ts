@@ -1,0 +1,396 @@
+/**
+ * limited-solitaire, the library: deals, rules, positions and moves, the verifier, the solver
+ * and batches, as `import { ... } from 'limited-solitaire'` gives them. The reference is
+ * docs/library.md.
+ *
+ * A thin layer over src/game, src/solver and src/batch: moves are RULES.md notation (`c3>f 5S`),
+ * never the packed integers the engine plays; the solver's tables, keys and stages stay inside.
+ * Every function gives the answer the command line gives for the same deal and options: `solve`
+ * is `limited solve`'s search (the default preset unless a search is named; a time budget given
+ * alone lifts the node cap), `runBatch` writes the file `limited batch` writes.
+ */
+import { availableParallelism } from 'node:os';
+import {
+  type Deal, type PackedMove, type Rules, type Size, type Tactics, BOOK, deckCount, FULL_SIZE, GEN_ALL, Game, MAX_DEAL_NUMBER, MAX_MOVES, NO_RESTRICTION, PYSOL, UserError,
+  formatMove, formatSize, parseMove, parsePairing, parseSpaces, pysolDeal, replay, resolveMove, shown, sizeEqual, verifyText,
+} from './game/index.js';
+import { type Verdict, type SearchKind, DEFAULT_OPTIONS, DEFAULT_PRESET, HEURISTICS, PRESETS, SEARCHES, Solver as Engine, timeBudgetAlone } from './solver/index.js';
+import { type PileMemory } from './play/index.js';
+import { type SolverSpec, playSpec, solveSpec } from './batch/job.js';
+import { formatSummary } from './batch/report.js';
+import { type SummaryFile } from './batch/sidecar.js';
+import { prepareOut } from './batch/fileio.js';
+import { MAX_CHUNK, MAX_WORKERS, runBatch as runPool } from './batch/run.js';
+
+// ---------------------------------------------------------------------------------------
+// Cards, rules, sizes, deals: the engine's own functions.
+
+export { type Card, formatCard, parseCard } from './game/cards.js';
+export { type Building, type Rules, type SecondDeal, type Size, BOOK, FULL_SIZE, PYSOL, PRESETS as RULES_PRESETS, deckCount, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './game/rules.js';
+export { type Deal, MAX_DEAL_NUMBER, dealFromNumber, formatDealFile, parseDealFile } from './game/deal.js';
+export { type Pairing, type Spaces, type Tactics, NO_RESTRICTION } from './game/tactics.js';
+export { UserError } from './game/errors.js';
+export { type SearchKind, type Verdict, DEFAULT_PRESET, SEARCHES, SolutionError } from './solver/index.js';
+export { BatchSolverError } from './batch/run.js';
+
+/** PySolFC's Limited game `game` (`123456`, `ms40000`): its cards, with the `pysol` rules it is played by as the deal's own. */
+export function dealFromPysol(game: string | number): Deal {
+  return { ...pysolDeal(game), rules: PYSOL };
+}
+
+/** The rules a deal is played by when none are given: the deal file's `rules:` line, `pysol` for a PySolFC deal, else `book`. */
+const rulesOf = (deal: Deal, rules: Rules | undefined): Rules => rules ?? deal.rules ?? BOOK;
+
+/** Moves as one text (a solution file) or one move an element. */
+export type Moves = string | readonly string[];
+
+const movesText = (moves: Moves): string => (typeof moves === 'string' ? moves : moves.join('\n'));
+
+/** The game after `moves`; a UserError (verify's `invalid: ...` line) names the first that cannot be played. */
+function gameAfter(deal: Deal, rules: Rules, moves: Moves): Game {
+  const r = replay(deal, rules, movesText(moves));
+  if (r.error) throw new UserError(verifyText(r));
+  return r.game;
+}
+
+// ---------------------------------------------------------------------------------------
+// Positions and moves.
+
+/**
+ * A position of a game, changed by playing moves in notation. `legalMoves()` lists them as
+ * `limited moves` does (`c3>f 5S`, `draw 7H`, `redeal`); `play` takes any notation the verifier
+ * reads, with or without the card, and throws a UserError saying why a move is illegal.
+ */
+export class Position {
+  readonly #game: Game;
+  readonly #buf = new Int32Array(MAX_MOVES);
+
+  /** The deal's start, or the position after `moves` (a UserError names the first that cannot be played). */
+  constructor(deal: Deal, options: { readonly rules?: Rules; readonly moves?: Moves } = {}) {
+    const rules = rulesOf(deal, options.rules);
+    this.#game = options.moves === undefined ? new Game(deal, rules) : gameAfter(deal, rules, options.moves);
+  }
+
+  get deal(): Deal {
+    return this.#game.deal;
+  }
+
+  get rules(): Rules {
+    return this.#game.rules;
+  }
+
+  /** The legal moves, in notation with their cards; none when the game is won or lost. */
+  legalMoves(): string[] {
+    const n = this.#game.generate(this.#buf, GEN_ALL);
+    return Array.from(this.#buf.subarray(0, n), formatMove);
+  }
+
+  /** Why `move` cannot be played here (a one-line reason), or null when it can. */
+  moveError(move: string): string | null {
+    try {
+      this.#resolve(move);
+      return null;
+    } catch (e) {
+      if (e instanceof UserError) return e.message;
+      throw e;
+    }
+  }
+
+  /** Plays `move`; returns it as `legalMoves` writes it. Throws a UserError when it cannot be read or is illegal. */
+  play(move: string): string {
+    const m = this.#resolve(move);
+    this.#game.apply(m);
+    return formatMove(m);
+  }
+
+  /** Takes back the last move and returns it, or null at the start. */
+  undo(): string | null {
+    if (this.#game.moveCount === 0) return null;
+    const last = this.#game.history().at(-1)!;
+    this.#game.undo();
+    return formatMove(last);
+  }
+
+  /** The moves played from the deal, in notation with their cards: a solution file's lines. */
+  get moves(): string[] {
+    return this.#game.history().map(formatMove);
+  }
+
+  get won(): boolean {
+    return this.#game.isWon();
+  }
+
+  /** Cards on the foundations, of `total`. */
+  get home(): number {
+    return this.#game.home;
+  }
+
+  get total(): number {
+    return this.#game.total;
+  }
+
+  /** 1 before the redeal, 2 in the second deal. */
+  get phase(): 1 | 2 {
+    return this.#game.phase === 2 ? 2 : 1;
+  }
+
+  /** The legal move `move` names; a UserError quoting it says why there is none. */
+  #resolve(move: string): PackedMove {
+    const g = this.#game;
+    try {
+      const p = parseMove(move, g.columns, g.privileged, g.ranks);
+      if (!p) throw new UserError('no move given');
+      return resolveMove(g, p, this.#buf);
+    } catch (e) {
+      if (e instanceof UserError) throw new UserError(`move '${shown(move.trim())}': ${e.message}`);
+      throw e;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The verifier.
+
+export interface VerifyResult {
+  /** The moves win the game. */
+  readonly ok: boolean;
+  /** Moves played (the legal ones before the first bad move). */
+  readonly played: number;
+  readonly home: number;
+  readonly total: number;
+  /** The first bad move: its number and line (1-based), its text, and why; null when none. */
+  readonly error: { readonly index: number; readonly line: number; readonly text: string; readonly reason: string } | null;
+  /** `limited verify`'s line: `valid: won in 29 moves`, `invalid: move 3 (line 5) ...`. */
+  readonly text: string;
+}
+
+/** Replays a solution (a solution file's text, or the moves) on the deal, as `limited verify` does. */
+export function verify(deal: Deal, solution: Moves, options: { readonly rules?: Rules } = {}): VerifyResult {
+  const r = replay(deal, rulesOf(deal, options.rules), movesText(solution));
+  return { ok: r.won && !r.error, played: r.played, home: r.home, total: r.total, error: r.error ?? null, text: verifyText(r) };
+}
+
+// ---------------------------------------------------------------------------------------
+// The solver.
+
+/** The solver's named settings (`limited solve --help` lists them), the default first. */
+export const SOLVER_PRESETS: readonly { readonly name: string; readonly description: string }[] = Object.entries(PRESETS)
+  .map(([name, p]) => ({ name, description: p.description }))
+  .sort((a, b) => Number(b.name === DEFAULT_PRESET) - Number(a.name === DEFAULT_PRESET));
+
+/** The heuristics that order best-first and beam search (`heuristic`). */
+export const HEURISTIC_NAMES: readonly string[] = Object.keys(HEURISTICS);
+
+/** The solver's options, as `limited solve` and `limited batch` take them; only those given count. */
+export interface SolverOptions {
+  /** A name of SOLVER_PRESETS; default DEFAULT_PRESET unless `search` is given (then that one search; with a preset, it replaces the preset's). */
+  readonly preset?: string;
+  readonly search?: SearchKind;
+  /** One of HEURISTIC_NAMES, for best-first and beam search (refused where neither runs). */
+  readonly heuristic?: string;
+  /** Node budget: a whole number >= 1 (default: the preset's). */
+  readonly maxNodes?: number;
+  /** Time budget, seconds > 0; given alone to `solve`, it is the only budget (verdicts then depend on the machine). */
+  readonly maxSeconds?: number;
+  /** Memory cap of the tables of states, megabytes > 0 (default: the preset's). */
+  readonly maxMemoryMB?: number;
+  /** Tactics as restrictions: the verdict says whether a player who keeps to them can win. */
+  readonly tactics?: Partial<Tactics>;
+}
+
+export interface SolveOptions extends SolverOptions {
+  readonly rules?: Rules;
+  /** Solve from the position after these moves; the solution goes on from there. */
+  readonly after?: Moves;
+}
+
+export interface SolveResult {
+  /** won (with `solution`, replayed by the verifier), unsolvable (proved), unknown (a budget ran out). */
+  readonly verdict: Verdict;
+  /** For unknown: the budget that ran out; else null. */
+  readonly limit: 'nodes' | 'time' | 'memory' | null;
+  /** For unsolvable: 'search' (a complete search was exhausted) or 'locks' (proved before any search); else null. */
+  readonly proof: 'search' | 'locks' | null;
+  readonly nodes: number;
+  readonly states: number;
+  readonly seconds: number;
+  /** Most cards home in any position searched, of `cards`. */
+  readonly bestHome: number;
+  readonly cards: number;
+  /** The winning moves in notation with their cards, from the position solved; null unless won. */
+  readonly solution: string[] | null;
+}
+
+/** A whole number >= 1, or a number > 0; a UserError naming the option otherwise. */
+function positive(name: string, v: number | undefined, whole: boolean): void {
+  if (v === undefined) return;
+  const ok = typeof v === 'number' && (whole ? Number.isSafeInteger(v) && v >= 1 : Number.isFinite(v) && v > 0);
+  if (!ok) throw new UserError(`${name} must be ${whole ? 'a whole number >= 1' : 'a number > 0'}, not ${shown(String(v))}`);
+}
+
+const ordersByHeuristic = (s: unknown): boolean => s === 'best' || s === 'beam';
+
+/** The options checked, with the default preset where it applies: the spec `limited batch` builds from its flags. */
+function solverSpec(o: SolverOptions): SolverSpec {
+  if (o.preset !== undefined && !Object.hasOwn(PRESETS, o.preset))
+    throw new UserError(`unknown preset '${shown(String(o.preset))}' (presets: ${Object.keys(PRESETS).join(', ')})`);
+  if (o.search !== undefined && !SEARCHES.includes(o.search)) throw new UserError(`unknown search '${shown(String(o.search))}' (searches: ${SEARCHES.join(', ')})`);
+  const preset = o.preset ?? (o.search === undefined ? DEFAULT_PRESET : undefined);
+  if (o.heuristic !== undefined) {
+    if (!Object.hasOwn(HEURISTICS, o.heuristic)) throw new UserError(`unknown heuristic '${shown(String(o.heuristic))}' (heuristics: ${HEURISTIC_NAMES.join(', ')})`);
+    const ordered =
+      o.search !== undefined ? ordersByHeuristic(o.search) : preset !== undefined ? PRESETS[preset]!.stages.some((s) => ordersByHeuristic(s.options.search)) : ordersByHeuristic(DEFAULT_OPTIONS.search);
+    if (!ordered) throw new UserError(`heuristic is used only by best-first and beam search, which ${o.search !== undefined ? `search ${o.search}` : `preset ${preset}`} does not run`);
+  }
+  positive('maxNodes', o.maxNodes, true);
+  positive('maxSeconds', o.maxSeconds, false);
+  positive('maxMemoryMB', o.maxMemoryMB, false);
+  const spec: { -readonly [K in keyof SolverSpec]: SolverSpec[K] } = {};
+  if (preset !== undefined) spec.preset = preset;
+  for (const k of ['search', 'heuristic', 'maxNodes', 'maxSeconds', 'maxMemoryMB'] as const) if (o[k] !== undefined) (spec as Record<string, unknown>)[k] = o[k];
+  if (o.tactics !== undefined) spec.tactics = tacticsOf(o.tactics);
+  return spec;
+}
+
+/** Tactics given in part: the rest unrestricted; a UserError for a name that is none. */
+function tacticsOf(t: Partial<Tactics> = {}): Tactics {
+  return { pairing: parsePairing(String(t.pairing ?? NO_RESTRICTION.pairing)), spaces: parseSpaces(String(t.spaces ?? NO_RESTRICTION.spaces)) };
+}
+
+/**
+ * A solver that keeps its tables from one solve to the next (as a batch's workers do): cheaper
+ * than a fresh one for many deals, and the same answers. `release()` lets the tables go.
+ */
+export class Solver {
+  readonly #engine = new Engine();
+
+  /** Solves the deal (or the position after `options.after`), as `limited solve` does. Throws a UserError for bad options. */
+  solve(deal: Deal, options: SolveOptions = {}): SolveResult {
+    const rules = rulesOf(deal, options.rules);
+    const { preset, ...rest } = solverSpec(options);
+    const opts = timeBudgetAlone(rest) ? { ...rest, maxNodes: Infinity } : rest;
+    const from = options.after !== undefined ? gameAfter(deal, rules, options.after).history() : [];
+    const r = preset !== undefined ? this.#engine.solvePreset(deal, rules, preset, opts, from) : this.#engine.solve(deal, rules, opts, from);
+    return {
+      verdict: r.verdict,
+      limit: r.verdict === 'unknown' && r.limit !== undefined && r.limit !== 'interrupted' ? r.limit : null,
+      proof: r.verdict === 'unsolvable' ? (r.proof ?? 'search') : null,
+      nodes: r.nodes,
+      states: r.states,
+      seconds: r.seconds,
+      bestHome: r.bestHome,
+      cards: deckCount(deal.size),
+      solution: r.verdict === 'won' && r.moves ? r.moves.map(formatMove) : null,
+    };
+  }
+
+  /** Lets the tables go, their memory back to the process. */
+  release(): void {
+    this.#engine.releaseTables();
+  }
+}
+
+/** Solves one deal with a fresh solver: `limited solve` (the default preset, 3 M nodes, unless options say otherwise). */
+export function solve(deal: Deal, options: SolveOptions = {}): SolveResult {
+  return new Solver().solve(deal, options);
+}
+
+// ---------------------------------------------------------------------------------------
+// Batches.
+
+/** A blind player instead of the solver (`limited batch --player`). */
+export interface PlayerOptions {
+  /** `greedy`, `sampling`, `sampling:samples=16,nodes=500`. */
+  readonly spec: string;
+  /** The player's tactic knobs. */
+  readonly tactics?: Partial<Tactics>;
+  /** Whether it knows the pile's order in the second deal (default remembered). */
+  readonly pile?: PileMemory;
+}
+
+export interface BatchOptions {
+  /** Deal numbers `from` to `from + count - 1` (with `pysol`, PySolFC game numbers, from 1). */
+  readonly from: number;
+  readonly count: number;
+  readonly pysol?: boolean;
+  /** Default book (pysol with `pysol`). */
+  readonly rules?: Rules;
+  /** Default FULL_SIZE (PySolFC deals have no other). */
+  readonly size?: Size;
+  /** The solver's options (default: the default preset), or instead `player`. */
+  readonly solver?: SolverOptions;
+  readonly player?: PlayerOptions;
+  /** The results CSV; FILE.meta.json and FILE.summary.json go beside it, and its directories are made. */
+  readonly out: string;
+  /** Worker threads (default: the number of cores). */
+  readonly workers?: number;
+  /** Deals handed to a worker at a time (default: the batch's choice). */
+  readonly chunk?: number;
+  /** Remove the file and its sidecars first, instead of resuming them. */
+  readonly fresh?: boolean;
+  /** A progress line on stderr (default false). */
+  readonly progress?: boolean;
+  /** Where the batch's notes go (resuming, a torn row dropped); default stderr. */
+  readonly note?: (text: string) => void;
+}
+
+/** A batch's summary, as FILE.summary.json holds it (docs/formats.md). */
+export type BatchSummary = SummaryFile;
+
+export interface BatchResult {
+  /** interrupted: a SIGINT or SIGTERM stopped it, with what was done saved; run it again to resume. */
+  readonly status: 'done' | 'interrupted';
+  readonly summary: BatchSummary;
+  /** Deals found in the file at the start, and deals done by this run. */
+  readonly resumed: number;
+  readonly doneHere: number;
+  readonly signal: 'SIGINT' | 'SIGTERM' | null;
+}
+
+/**
+ * Runs a batch on a pool of worker threads, as `limited batch` does: one CSV row a deal, the
+ * sidecars, resume (the deals already in `out` are skipped; other options are refused). While
+ * it runs, SIGINT and SIGTERM stop it cleanly instead of ending the process.
+ */
+export async function runBatch(o: BatchOptions): Promise<BatchResult> {
+  const source = o.pysol === true ? 'pysol' : 'v1';
+  const first = source === 'pysol' ? 1 : 0;
+  if (!Number.isSafeInteger(o.from) || o.from < first) throw new UserError(`from must be a whole number >= ${first}, not ${shown(String(o.from))}`);
+  positive('count', o.count, true);
+  if (o.count - 1 > MAX_DEAL_NUMBER - o.from) throw new UserError(`from ${o.from} count ${o.count} goes past the last deal number ${MAX_DEAL_NUMBER}`);
+  const rules = o.rules ?? (source === 'pysol' ? PYSOL : BOOK);
+  const size = o.size ?? FULL_SIZE;
+  if (source === 'pysol' && !sizeEqual(size, FULL_SIZE)) throw new UserError(`size ${formatSize(size)}: PySolFC deals have size ${formatSize(FULL_SIZE)}`);
+  if (o.player !== undefined && o.solver !== undefined) throw new UserError('give either solver or player, not both');
+  const p = o.player;
+  if (p?.pile !== undefined && p.pile !== 'remembered' && p.pile !== 'forgotten') throw new UserError(`pile must be remembered or forgotten, not ${shown(String(p.pile))}`);
+  const spec = p
+    ? playSpec(source, rules, size, p.spec, tacticsOf(p.tactics), p.pile ?? 'remembered')
+    : solveSpec(source, rules, size, solverSpec(o.solver ?? {}));
+  positive('workers', o.workers, true);
+  positive('chunk', o.chunk, true);
+  const workers = o.workers ?? availableParallelism();
+  if (workers > MAX_WORKERS) throw new UserError(`workers must be at most ${MAX_WORKERS}, not ${workers}`);
+  if (o.chunk !== undefined && o.chunk > MAX_CHUNK) throw new UserError(`chunk must be at most ${MAX_CHUNK}, not ${o.chunk}`);
+  if (typeof o.out !== 'string' || o.out === '') throw new UserError('out must name the results file');
+  prepareOut(o.out);
+  const res = await runPool({
+    spec,
+    range: { from: o.from, count: o.count },
+    shard: null,
+    out: o.out,
+    workers,
+    ...(o.chunk !== undefined ? { chunk: o.chunk } : {}),
+    progress: o.progress === true,
+    command: `limited-solitaire runBatch ${JSON.stringify({ ...o, note: undefined })}`,
+    fresh: o.fresh === true,
+    ...(o.note ? { note: o.note } : {}),
+  });
+  const signal = res.signal === 'SIGINT' || res.signal === 'SIGTERM' ? res.signal : null;
+  return { status: res.status, summary: res.summary, resumed: res.resumed, doneHere: res.doneHere, signal };
+}
+
+/** A summary as `limited batch` prints it. */
+export function formatBatchSummary(summary: BatchSummary, title = 'limited batch'): string {
+  return formatSummary(summary, title);
+}

@@ -1,0 +1,204 @@
+/**
+ * The win-rate estimator end to end (src/experiment/winrate.ts, `limited experiment winrate`) on
+ * small decks: phase 1 is the batch of the same options, the sample is exactly the undecided
+ * deals of lowest priority (drawn again here with seedrandom), phase 2 solves just those at the
+ * long budget, the estimate is twoPhase of the files' verdicts, implications between rows are
+ * the reference's truth, and both phases resume.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { describe, expect, it } from 'vitest';
+import { type Rules, type Tactics, FULL_SIZE, NO_RESTRICTION, dealFromNumber, parseRules, parseSize } from '../src/game/index.js';
+import { solveSpec } from '../src/batch/job.js';
+import { runBatch } from '../src/batch/run.js';
+import { readMeta } from '../src/batch/sidecar.js';
+import { moments, twoPhase } from '../src/experiment/estimate.js';
+import { LOST as LOST_CODE, WON as WON_CODE } from '../src/experiment/implications.js';
+import { type EstimatorRow, priority, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
+import { expectUsageError, resultRows, runCli, withTempDir } from './cli-helpers.js';
+import { referenceSolve } from './reference.js';
+
+let dir = '';
+withTempDir('limited-winrate-', (d) => (dir = d));
+
+const SIZE = parseSize('1x8 4x3');
+const quiet = (): void => undefined;
+
+function row(name: string, rules: Rules, tactics: Tactics, count: number, short: number, long: number, baseline?: string, size = SIZE): EstimatorRow {
+  const restricted = tactics.pairing !== 'always' || tactics.spaces !== 'eager' ? { tactics } : {};
+  return {
+    name,
+    rules,
+    tactics,
+    size,
+    range: { from: 1, count },
+    phase1: solveSpec('v1', rules, size, { preset: 'portfolio', maxNodes: short, ...restricted }),
+    phase2: solveSpec('v1', rules, size, { preset: 'portfolio', maxNodes: long, ...restricted }),
+    file1: join(dir, `${name}.phase1.csv`),
+    file2: join(dir, `${name}.phase2.csv`),
+    ...(baseline ? { baseline } : {}),
+  };
+}
+
+describe('priority', () => {
+  it('is seedrandom of the seed and the deal, the same on every call, different between seeds', () => {
+    expect(priority('s', 7)).toBe(seedrandom('winrate:s:7')());
+    expect(priority('s', 7)).toBe(priority('s', 7));
+    expect(priority('s', 7)).not.toBe(priority('t', 7));
+  });
+});
+
+describe('runEstimator, one row', () => {
+  it('phase 1 is the batch; the sample is the undecided deals of lowest priority; the estimate is twoPhase of the files', async () => {
+    const book = parseRules('book');
+    const r = row('book', book, NO_RESTRICTION, 300, 300, 200_000);
+    const res = await runEstimator({ rows: [r], sample: 25, seed: 'test', workers: 2, progress: false, command: 'test', note: quiet, label: 'test' });
+    expect(res.status).toBe('done');
+
+    // Phase 1 is a batch of the same job: the same rows (but the time) as one run by hand.
+    const plain = join(dir, 'plain.csv');
+    await runBatch({ spec: r.phase1, range: r.range, shard: null, out: plain, workers: 1, progress: false, command: 'test', note: quiet });
+    expect(resultRows(r.file1).rows).toEqual(resultRows(plain).rows);
+
+    // The sample, drawn again: the 25 undecided deals of lowest priority.
+    const v1 = (await readVerdicts(r.file1, r.phase1, r.range)).verdicts;
+    const undecided = [...Array(300).keys()].map((i) => i + 1).filter((d) => v1[d - 1] !== WON_CODE && v1[d - 1] !== LOST_CODE);
+    expect(undecided.length).toBeGreaterThan(25);
+    const rng = (d: number): number => seedrandom(`winrate:test:${d}`)();
+    const sample = [...undecided].sort((a, b) => rng(a) - rng(b)).slice(0, 25).sort((a, b) => a - b);
+    expect(readMeta(r.file2)!.deals).toEqual(sample);
+    const v2 = await readVerdicts(r.file2, r.phase2, r.range);
+    expect(v2.count).toBe(25);
+
+    // The estimate from the files' verdicts.
+    const decided = [...Array(300).keys()].filter((i) => v1[i] === WON_CODE || v1[i] === LOST_CODE).map((i) => (v1[i] === WON_CODE ? 1 : 0));
+    const bounds = sample.map((d) => (v2.verdicts[d - 1] === WON_CODE ? { lo: 1, hi: 1 } : v2.verdicts[d - 1] === LOST_CODE ? { lo: 0, hi: 0 } : { lo: 0, hi: 1 }));
+    const want = twoPhase({ decided: moments(decided), undecided: undecided.length, sample: bounds, kind: 'rate' });
+    expect(res.lines).toHaveLength(1);
+    expect(res.lines[0]!.estimate).toEqual(want);
+    expect(res.lines[0]!.phase1.won + res.lines[0]!.phase1.lost + res.lines[0]!.phase1.unknown).toBe(300);
+    // The long budget decides most of the sample on a deck this small, and proves its truth: the reference agrees.
+    expect(res.lines[0]!.settled).toBeGreaterThan(15);
+    for (const d of sample) {
+      const v = v2.verdicts[d - 1];
+      if (v === WON_CODE || v === LOST_CODE) expect(referenceSolve(dealFromNumber(d, SIZE), book).verdict).toBe(v === WON_CODE ? 'won' : 'unsolvable');
+    }
+
+    // Run again: both phases are complete, nothing is solved, the same estimate.
+    const sessions = [readMeta(r.file1)!.sessions.length, readMeta(r.file2)!.sessions.length];
+    const again = await runEstimator({ rows: [r], sample: 25, seed: 'test', workers: 2, progress: false, command: 'test', note: quiet, label: 'test' });
+    expect(again.lines[0]!.estimate).toEqual(want);
+    expect([readMeta(r.file1)!.sessions.length, readMeta(r.file2)!.sessions.length]).toEqual(sessions);
+
+    // Another seed draws another sample, which the phase-2 file refuses (it would mix two samples).
+    await expect(runEstimator({ rows: [r], sample: 25, seed: 'other', workers: 1, progress: false, command: 'test', note: quiet, label: 'test' })).rejects.toThrow(
+      /made with the deals sampled a list of 25 deals/,
+    );
+
+    // A larger sample of the same seed holds the smaller one: the file grows, its rows stay.
+    const before = resultRows(r.file2).rows;
+    const notes: string[] = [];
+    const grown = await runEstimator({ rows: [r], sample: 30, seed: 'test', workers: 1, progress: false, command: 'test', note: (t) => notes.push(t), label: 'test' });
+    expect(grown.status).toBe('done');
+    const sample30 = [...undecided].sort((a, b) => rng(a) - rng(b)).slice(0, 30).sort((a, b) => a - b);
+    expect(readMeta(r.file2)!.deals).toEqual(sample30);
+    expect(readMeta(r.file2)!.complete).toBe(true);
+    const after = resultRows(r.file2).rows;
+    expect(after).toHaveLength(30);
+    for (const row of before) expect(after).toContainEqual(row);
+    expect(notes.some((t) => /the sample grows from 25 to 30 deals/.test(t))).toBe(true);
+    expect(grown.lines[0]!.estimate.sampled).toBe(30);
+  });
+});
+
+describe('runEstimator, rows with implications', () => {
+  it('verdicts carry between the free game and its restrictions; every phase-2 verdict is the reference truth, and every interval holds the truth of its deals', async () => {
+    const book = parseRules('book');
+    const never: Tactics = { pairing: 'never', spaces: 'eager' };
+    const hold: Tactics = { pairing: 'always', spaces: 'hold' };
+    const none = parseRules('second-deal=none');
+    // A deck whose every game the reference solves at once, and a phase-1 budget so small that
+    // many deals are left to the implications and to phase 2.
+    const small = parseSize('1x6 2x2');
+    const rows = [
+      row('free', book, NO_RESTRICTION, 100, 300, 300_000, undefined, small),
+      row('pairing-never', book, never, 70, 300, 300_000, 'free', small),
+      row('spaces-hold', book, hold, 70, 300, 300_000, 'free', small),
+      row('second-deal-none', none, NO_RESTRICTION, 70, 300, 300_000, 'free', small),
+    ];
+    const res = await runEstimator({ rows, sample: 15, seed: 'rows', workers: 2, progress: false, command: 'test', note: quiet, label: 'test' });
+    expect(res.status).toBe('done');
+    const names = res.lines.map((l) => (l.kind === 'rate' ? l.row : `${l.row}-${l.baseline}`));
+    expect(names).toEqual(['free', 'pairing-never', 'spaces-hold', 'second-deal-none', 'pairing-never-free', 'spaces-hold-free', 'second-deal-none-free']);
+
+    // The truth of each row on each deal, by the reference.
+    const truth = (r: EstimatorRow, d: number): number => (referenceSolve(dealFromNumber(d, small), r.rules, undefined, r.tactics).verdict === 'won' ? 1 : 0);
+    const truths = rows.map((r) => Array.from({ length: r.range.count }, (_, i) => truth(r, i + 1)));
+    // Some verdict carried: a restricted win climbing to the free game, a free loss falling to a restriction.
+    expect(res.lines[0]!.implied).toBeGreaterThan(0);
+    expect(res.lines.filter((l) => l.kind === 'difference').some((l) => l.implied > 0)).toBe(true);
+    for (const l of res.lines) {
+      const e = l.estimate;
+      expect(e.low).toBeLessThanOrEqual(e.high + 1e-12);
+      const r = rows.findIndex((x) => x.name === l.row);
+      const b = rows.findIndex((x) => x.name === l.baseline);
+      // The truth's share (of these deals) lies between the two estimates' sample-free bounds
+      // when the sample is the whole stratum; here it must at least lie in the interval.
+      const values = truths[r]!.map((y, i) => (l.kind === 'rate' ? y : y - truths[b]![i]!));
+      const mean = values.reduce((a, v) => a + v, 0) / values.length;
+      expect(mean).toBeGreaterThanOrEqual(e.ciLow - 1e-12);
+      expect(mean).toBeLessThanOrEqual(e.ciHigh + 1e-12);
+      // A restriction never wins more than the free game.
+      if (l.kind === 'difference' && l.row !== 'second-deal-none') expect(e.low).toBeLessThanOrEqual(0);
+    }
+    // Every phase-2 verdict is the reference's.
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (!existsSync(r.file2)) continue;
+      const v = (await readVerdicts(r.file2, r.phase2, r.range)).verdicts;
+      for (const d of readMeta(r.file2)!.deals!) {
+        if (v[d - 1] === WON_CODE) expect(truths[i]![d - 1], `${r.name} deal ${d}`).toBe(1);
+        if (v[d - 1] === LOST_CODE) expect(truths[i]![d - 1], `${r.name} deal ${d}`).toBe(0);
+      }
+    }
+  });
+});
+
+describe('limited experiment winrate', () => {
+  it('a small run: the headline, the files, --json, and a second run that resumes', () => {
+    const out = join(dir, 'cli');
+    const args = ['experiment', 'winrate', '--size', '1x8,4x3', '--count', '120', '--max-nodes', '300', '--sample', '10', '--long-nodes', '200000', '--workers', '2', '--out-dir', out, '--no-progress'];
+    const r = runCli(args);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^Limited \(book rules, size 1x8 4x3\) is won with perfect play in \d+\.\d-\d+\.\d % of deals \(95 % interval; 120 deals, \d+\.\d % still undecided/);
+    for (const f of ['winrate.md', 'winrate.json', 'phase1.csv', 'phase1.meta.json', 'phase2.csv', 'phase2.meta.json']) expect(existsSync(join(out, f)), f).toBe(true);
+    const md = readFileSync(join(out, 'winrate.md'), 'utf8');
+    expect(md).toMatch(/## Method/);
+    expect(md).toMatch(/Cochran/);
+    const j = runCli([...args, '--json']);
+    expect(j.status, j.stderr).toBe(0);
+    const doc = JSON.parse(j.stdout) as { format: string; estimates: { estimate: { deals: number; sampled: number } }[] };
+    expect(doc.format).toBe('limited-winrate/1');
+    expect(doc.estimates[0]!.estimate.deals).toBe(120);
+    expect(doc.estimates[0]!.estimate.sampled).toBeLessThanOrEqual(10);
+    expect(j.stderr).toMatch(/resuming .*phase1\.csv: 120 of 120 deals already done/);
+  });
+
+  it('bad options are one line, exit 2', () => {
+    expectUsageError(runCli(['experiment', 'winrate', '--count', '0']), /--count must be a whole number >= 1/);
+    expectUsageError(runCli(['experiment', 'winrate', '--sample', 'x']), /--sample/);
+    expectUsageError(runCli(['experiment', 'winrate', '--rules', 'book pysol']), /two presets/);
+    expectUsageError(runCli(['experiment', 'winrate', '--pairing', 'sometimes']), /pairing/);
+    expectUsageError(runCli(['experiment', 'winrate', '--long-seconds', '-1']), /--long-seconds/);
+    expectUsageError(runCli(['experiment', 'winrate', '--bogus']), /unknown option/);
+  });
+
+  it('--help names the method and an example that runs in minutes', () => {
+    const r = runCli(['experiment', 'winrate', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Cochran/);
+    expect(r.stdout).toMatch(/--long-nodes/);
+    expect(FULL_SIZE.columns).toBe(12);
+  });
+});
