@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PYSOL, formatDealFile, parseDealFile, pysolDeal } from '../src/game/index.js';
 
-import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, ROOT, type Result, afterCpuSeconds, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], nodeArgs: string[] = []): Result => runCli(args, { nodeArgs });
 
@@ -293,20 +293,17 @@ describe('--pysol GAME', () => {
   });
 });
 
-/** Runs `limited args` and sends it `signal` after `afterMs`; resolves with what it printed. */
-function solveStopped(args: string[], signal: NodeJS.Signals, afterMs: number): Promise<Result & { signal: NodeJS.Signals | null }> {
+/** Runs `limited args` and sends it `signal` once it has used `cpuSeconds` of CPU; resolves with what it printed. */
+function solveStopped(args: string[], signal: NodeJS.Signals, cpuSeconds: number): Promise<Result & { signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill(signal), afterMs);
+    void afterCpuSeconds(child.pid!, cpuSeconds).then(() => child.kill(signal));
     child.on('error', reject);
-    child.on('close', (status, sig) => {
-      clearTimeout(timer);
-      resolve({ status, signal: sig, stdout, stderr });
-    });
+    child.on('close', (status, sig) => resolve({ status, signal: sig, stdout, stderr }));
   });
 }
 
@@ -316,7 +313,7 @@ describe('solve stopped by a signal', () => {
   const LONG = ['solve', '9', '--max-nodes', '1000000000', '--max-seconds', '300'];
 
   it('Ctrl-C (SIGINT): the report so far, unknown with limit interrupted, exit 130', async () => {
-    const r = await solveStopped(LONG, 'SIGINT', 2500);
+    const r = await solveStopped(LONG, 'SIGINT', 1.5);
     expect([r.status, r.signal], r.stderr).toEqual([130, null]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^verdict: +unknown \(limit: interrupted, stopped by a signal\)$/m);
@@ -329,7 +326,7 @@ describe('solve stopped by a signal', () => {
 
   it('SIGTERM with --json and --solution-out: one object, no solution written, exit 143', async () => {
     const file = join(dir, 'stopped.txt');
-    const r = await solveStopped([...LONG, '--search', 'dfs', '--json', '--solution-out', file], 'SIGTERM', 2500);
+    const r = await solveStopped([...LONG, '--search', 'dfs', '--json', '--solution-out', file], 'SIGTERM', 1.5);
     expect([r.status, r.signal], r.stderr).toEqual([143, null]);
     const rep = JSON.parse(r.stdout);
     expect([rep.verdict, rep.limit, rep.solution]).toEqual(['unknown', 'interrupted', null]);
