@@ -1,10 +1,11 @@
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { Command, CommanderError, Option } from 'commander';
 
 /**
- * What the bench scripts share on the command line: a bad option or value is one line on
- * stderr, `NAME bench: ...`, and exit 2; `-h`/`--help` prints the usage and exits 0.
+ * What the bench scripts share on the command line (commander, as the CLI): a bad option or
+ * value is one line on stderr, `NAME bench: ...`, and exit 2; `-h`/`--help` prints the usage
+ * and exits 0; an option renamed to the CLI's name answers with one line naming the new one.
  */
 export interface BenchArgs {
   readonly values: Record<string, string | boolean | undefined>;
@@ -25,8 +26,14 @@ export interface BenchArgs {
   writeOutputs(files: readonly (readonly [string, string | undefined, () => string])[]): void;
 }
 
-/** Parses the options (`--help` is added) of the bench script `name`. */
-export function benchArgs(name: string, usage: string, options: NonNullable<ParseArgsConfig['options']>): BenchArgs {
+/** A script's options by name (`max-nodes`): a value or a switch, with its default. */
+export type BenchOptions = Record<string, { readonly type: 'string' | 'boolean'; readonly default?: string | boolean }>;
+
+/**
+ * Parses the options (`--help` is added) of the bench script `name`. `retired` maps an old
+ * option's name to what to give instead (`{ deals: '--count N' }`).
+ */
+export function benchArgs(name: string, usage: string, options: BenchOptions, retired: Readonly<Record<string, string>> = {}): BenchArgs {
   const fail = (message: string): never => {
     process.stderr.write(`${name} bench: ${message}\n`);
     process.exit(2);
@@ -35,15 +42,35 @@ export function benchArgs(name: string, usage: string, options: NonNullable<Pars
     process.stderr.write(`${name} bench: ${message}\n`);
     process.exit(1);
   };
-  let values: Record<string, string | boolean | undefined> = {};
-  try {
-    ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h', default: false } } }));
-  } catch (e) {
-    fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+  const cmd = new Command(`node dist/bench/${name}.js`)
+    .exitOverride()
+    .configureOutput({ writeOut: (t) => process.stdout.write(t), writeErr: () => {} })
+    .helpOption('-h, --help')
+    .allowExcessArguments(false);
+  cmd.helpInformation = () => usage;
+  const flag = (key: string, type: 'string' | 'boolean'): string => (type === 'string' ? `--${key} <value>` : `--${key}`);
+  for (const [key, o] of Object.entries(options)) {
+    const opt = new Option(flag(key, o.type));
+    // commander reads --no-X as X = false (default true); the scripts read 'no-X' as a switch.
+    if (o.default !== undefined && !key.startsWith('no-')) opt.default(o.default);
+    cmd.addOption(opt);
   }
-  if (values.help) {
-    process.stdout.write(usage);
-    process.exit(0);
+  for (const key of Object.keys(retired)) cmd.addOption(new Option(`--${key} [value]`).hideHelp());
+  try {
+    cmd.parse(process.argv.slice(2), { from: 'user' });
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help') process.exit(0);
+    fail(`${e.message.replace(/^error: /, '')} (see --help)`);
+  }
+  const opts = cmd.opts();
+  for (const [key, instead] of Object.entries(retired))
+    if (opts[new Option(`--${key}`).attributeName()] !== undefined) fail(`--${key} is not an option any more: give ${instead}`);
+  // Keyed by the option's name as written (`max-nodes`), as the scripts read them.
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const key of Object.keys(options)) {
+    const v = opts[new Option(`--${key}`).attributeName()] as string | boolean | undefined;
+    values[key] = key.startsWith('no-') ? v === false : v;
   }
   const wholeNumber = (opt: string, text: string): number => {
     const n = Number(text);

@@ -2,7 +2,7 @@
  * Batch benchmark: how well the worker pool scales, and what it costs per deal.
  *
  *   npm run bench:batch                        # = node dist/bench/batch.js (300 deals, fast, 20000 nodes)
- *   node dist/bench/batch.js --deals 500 --max-nodes 50000 --reps 5
+ *   node dist/bench/batch.js --count 500 --max-nodes 50000 --reps 5
  *
  * The workload: deals 1..N of the book rules at full size, each solved by the solver preset
  * `--preset` (fast: one depth-first search) with a node budget `--max-nodes` — a cheap,
@@ -29,7 +29,7 @@ import { benchArgs } from './args.js';
 
 const USAGE = `usage: node dist/bench/batch.js [options]     (npm run bench:batch -- [options])
 
-  --deals N        deals 1..N (default 300)
+  --count N        deals 1..N (default 300)
   --preset P       solver preset (default fast)
   --max-nodes N    node budget a deal (default 20000)
   --rules R        rules (default book); full size always
@@ -39,18 +39,18 @@ const USAGE = `usage: node dist/bench/batch.js [options]     (npm run bench:batc
 `;
 
 const args = benchArgs('batch', USAGE, {
-  deals: { type: 'string', default: '300' },
+  count: { type: 'string', default: '300' },
   preset: { type: 'string', default: 'fast' },
   'max-nodes': { type: 'string', default: '20000' },
   rules: { type: 'string', default: 'book' },
   workers: { type: 'string', default: '1,2' },
   reps: { type: 'string', default: '3' },
-});
+}, { deals: '--count N' });
 const values = args.values;
 // Annotated, so that the compiler knows a call to it does not return.
 const fail: (message: string) => never = args.fail;
 const wholeNumber = (name: string): number => args.wholeNumber(name, String(values[name]));
-const deals = wholeNumber('deals');
+const deals = wholeNumber('count');
 const maxNodes = wholeNumber('max-nodes');
 const reps = wholeNumber('reps');
 const workerCounts = String(values.workers).split(',').map((w) => {
@@ -71,7 +71,7 @@ try {
   fail((e as Error).message);
 }
 
-const command = `node dist/bench/batch.js --deals ${deals} --preset ${preset} --max-nodes ${maxNodes} --rules ${String(values.rules)} --workers ${workerCounts.join(',')} --reps ${reps}`;
+const command = `node dist/bench/batch.js --count ${deals} --preset ${preset} --max-nodes ${maxNodes} --rules ${String(values.rules)} --workers ${workerCounts.join(',')} --reps ${reps}`;
 const cpu = cpus()[0]?.model.trim() ?? 'unknown';
 const load0 = loadavg()[0]!;
 // How fast this machine reads memory now (bench/solve.js prints the same line): a deal's

@@ -4,15 +4,15 @@
  * of them are decided within 2, 5, 10, 30, ... seconds. From the share of the sample, an
  * estimate of the share of all the files' deals that each budget would decide, and win.
  *
- *   node dist/bench/longer.js --rules book --sample 60 --seconds 120 --workers 2
- *   node dist/bench/longer.js --rules pysol --budget '5 s' --sample 30 --seconds 60 --out X.md --csv X.csv
+ *   node dist/bench/longer.js --rules book --sample 60 --max-seconds 120 --workers 2
+ *   node dist/bench/longer.js --rules pysol --budget '5 s' --sample 30 --max-seconds 60 --out X.md --csv X.csv
  *
  * The pool: the CSV rows of `preset P` (`--preset`, default the solver's default preset) under
  * rules R (`--rules`) whose verdict is `unknown`, in the reports of one budget (`--budget`, as
  * the reports write it, e.g. "1 s"; it may be left out when the reports of R have only one).
  * The sample: those deals in order of their numbers, shuffled by Fisher–Yates with
  * seedrandom(SEED) (`--seed`), the first N (`--sample`). Each is solved by `limited solve` in a
- * process of its own (`--workers` at a time, side by side) with the preset, `--seconds` and the
+ * process of its own (`--workers` at a time, side by side) with the preset, `--max-seconds` and the
  * memory cap `--max-memory`, and `--max-nodes` when given.
  *
  * A deal decided after t seconds of the long budget counts as decided within any budget of t
@@ -46,7 +46,7 @@ const USAGE = `usage: node dist/bench/longer.js --rules R [options]
                      solver's default preset, ${defaultPreset() ?? 'none'})
   --sample N         how many of the unknown deals to draw (default 30; all of them if fewer)
   --seed S           the seed of the draw (default "longer")
-  --seconds S        the long budget, seconds a deal (default 120)
+  --max-seconds S    the long budget, seconds a deal (default 120)
   --max-nodes N      a node budget a deal as well (default: none)
   --max-memory MB    the solver's memory cap a deal (default 4096)
   --workers N        deals solved at a time, each in a process of its own (default 1)
@@ -63,13 +63,13 @@ const args = benchArgs('longer', USAGE, {
   preset: { type: 'string', default: defaultPreset() ?? '' },
   sample: { type: 'string', default: '30' },
   seed: { type: 'string', default: 'longer' },
-  seconds: { type: 'string', default: '120' },
+  'max-seconds': { type: 'string', default: '120' },
   'max-nodes': { type: 'string' },
   'max-memory': { type: 'string', default: '4096' },
   workers: { type: 'string', default: '1' },
   out: { type: 'string' },
   csv: { type: 'string' },
-});
+}, { seconds: '--max-seconds S' });
 const v = args.values;
 const fail: (message: string) => never = args.fail;
 if (v.rules === undefined) fail('--rules is required (see --help)');
@@ -79,7 +79,7 @@ if (!solverPresets().some((p) => p.name === PRESET)) fail(`unknown --preset '${P
 const SEARCH = `preset ${PRESET}`;
 const SAMPLE = args.wholeNumber('sample', v.sample as string);
 const SEED = v.seed as string;
-const SECONDS = args.positiveNumber('seconds', v.seconds as string);
+const SECONDS = args.positiveNumber('max-seconds', v['max-seconds'] as string);
 const MAX_NODES = v['max-nodes'] !== undefined ? args.wholeNumber('max-nodes', v['max-nodes'] as string) : undefined;
 const MAX_MEMORY = args.positiveNumber('max-memory', v['max-memory'] as string);
 const WORKERS = args.wholeNumber('workers', v.workers as string);

@@ -1,12 +1,12 @@
 /**
  * Move-generation throughput: random legal playouts on deals 1..N (full size), one core.
  *
- *   npm run bench:moves                 # = node dist/bench/moves.js --deals 2000
- *   node dist/bench/moves.js --deals 500 --max 1000 --reps 5
+ *   npm run bench:moves                 # = node dist/bench/moves.js --count 2000
+ *   node dist/bench/moves.js --count 500 --max-moves 1000 --reps 5
  *
  * For each rule preset (book, pysol) and each deal, a random playout from the start: generate
  * the legal moves (GEN_ALL), apply one chosen by an inline xorshift32 seeded from the deal
- * number, until no move is left or the playout reaches --max moves (cycles are possible: a
+ * number, until no move is left or the playout reaches --max-moves moves (cycles are possible: a
  * lone card may shuttle between spaces, a built card between columns). Then every move is
  * undone back to the start. "generate+apply" counts applied moves over the time of the
  * playouts; "undo" counts undone moves over the time of the undos.
@@ -16,31 +16,24 @@
  * each game's history buffer to the size it needs. Each rep replays the same playouts; the
  * table gives the best rep (the least disturbed by the machine) and the median.
  */
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { type Game as GameT, type Rules, BOOK, FULL_SIZE, Game, MAX_MOVES, PYSOL, dealFromNumber } from '../src/game/index.js';
 
-const { values } = parseArgs({
-  options: {
-    deals: { type: 'string', default: '2000' },
-    max: { type: 'string', default: '1000' },
-    reps: { type: 'string', default: '3' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-if (values.help) {
-  process.stdout.write('usage: node dist/bench/moves.js [--deals N (2000)] [--max MOVES_PER_PLAYOUT (1000)] [--reps R (3)]\n');
-  process.exit(0);
-}
-function positive(name: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) {
-    process.stderr.write(`moves bench: --${name} must be a whole number >= 1, not '${text}'\n`);
-    process.exit(2);
-  }
-  return Number(text);
-}
-const DEALS = positive('deals', values.deals!);
-const MAX = positive('max', values.max!);
-const REPS = positive('reps', values.reps!);
+const USAGE = `usage: node dist/bench/moves.js [options]     (npm run bench:moves -- [options])
+
+  --count N        deals 1..N (default 2000)
+  --max-moves M    moves at most a playout (default 1000)
+  --reps R         repetitions; the table gives the best and the median (default 3)
+  -h, --help       this help
+`;
+const args = benchArgs('moves', USAGE, {
+  count: { type: 'string', default: '2000' },
+  'max-moves': { type: 'string', default: '1000' },
+  reps: { type: 'string', default: '3' },
+}, { deals: '--count N', max: '--max-moves M' });
+const DEALS = args.wholeNumber('count', args.values.count as string);
+const MAX = args.wholeNumber('max-moves', args.values['max-moves'] as string);
+const REPS = args.wholeNumber('reps', args.values.reps as string);
 
 interface Row {
   rules: string;
@@ -129,7 +122,7 @@ const median = (xs: number[]) => {
 };
 
 const rows = [bench('book', BOOK), bench('pysol', PYSOL)];
-const command = `node dist/bench/moves.js --deals ${DEALS} --max ${MAX} --reps ${REPS}`;
+const command = `node dist/bench/moves.js --count ${DEALS} --max-moves ${MAX} --reps ${REPS}`;
 const lines = [
   `# moves bench: random playouts on deals 1..${DEALS}, size 2x13 12x3, at most ${MAX} moves each, ${REPS} reps, one core (node ${process.version})`,
   `# command: ${command}`,

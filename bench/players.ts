@@ -2,7 +2,7 @@
  * Players benchmark: games per second of the blind players on full-size book deals, one core.
  *
  *   npx tsc -p . && node dist/bench/players.js                 # 20,000 deals, 3 reps, 3 sampling deals
- *   node dist/bench/players.js --deals 5000 --reps 5 --sampling-deals 0
+ *   node dist/bench/players.js --count 5000 --reps 5 --sampling-count 0
  *
  * Greedy: deals 1..N are dealt first (untimed), then each of the nine knob settings plays them
  * all with one Driver, unchecked (the tests replay the greedy player's games through the
@@ -12,36 +12,36 @@
  * Sampling: deals 1..M with the default knobs and parameters (or --samples, --nodes).
  */
 import { cpus, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { type Deal, type Tactics, BOOK, FULL_SIZE, dealFromNumber } from '../src/game/index.js';
 import { type PlayOptions, Driver, GreedyPlayer, SamplingPlayer } from '../src/play/index.js';
+import { benchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    deals: { type: 'string', default: '20000' },
-    reps: { type: 'string', default: '3' },
-    'sampling-deals': { type: 'string', default: '3' },
-    samples: { type: 'string', default: '8' },
-    nodes: { type: 'string', default: '2000' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
-if (values.help) {
-  process.stdout.write('usage: node dist/bench/players.js [--deals N (20000)] [--reps R (3)] [--sampling-deals M (3)] [--samples S (8)] [--nodes B (2000)]\n');
-  process.exit(0);
-}
-function whole(name: string, text: string, min: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min) {
-    process.stderr.write(`players bench: --${name} must be a whole number >= ${min}, not '${text}'\n`);
-    process.exit(2);
-  }
+const USAGE = `usage: node dist/bench/players.js [options]
+
+  --count N            greedy: deals 1..N (default 20000)
+  --reps R             repetitions; the table gives the best and the median (default 3)
+  --sampling-count M   sampling player: deals 1..M, 0 for none (default 3)
+  --samples S          the sampling player's samples a move (default 8)
+  --nodes B            the sampling player's nodes a sample, at least 10 (default 2000)
+  -h, --help           this help
+`;
+const args = benchArgs('players', USAGE, {
+  count: { type: 'string', default: '20000' },
+  reps: { type: 'string', default: '3' },
+  'sampling-count': { type: 'string', default: '3' },
+  samples: { type: 'string', default: '8' },
+  nodes: { type: 'string', default: '2000' },
+}, { deals: '--count N', 'sampling-deals': '--sampling-count M' });
+function whole(name: string, min: number): number {
+  const text = args.values[name] as string;
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) args.fail(`--${name} must be a whole number >= ${min}, not '${text}'`);
   return Number(text);
 }
-const DEALS = whole('deals', values.deals!, 1);
-const REPS = whole('reps', values.reps!, 1);
-const SAMPLING_DEALS = whole('sampling-deals', values['sampling-deals']!, 0);
-const SAMPLES = whole('samples', values.samples!, 1);
-const NODES = whole('nodes', values.nodes!, 10);
+const DEALS = whole('count', 1);
+const REPS = whole('reps', 1);
+const SAMPLING_DEALS = whole('sampling-count', 0);
+const SAMPLES = whole('samples', 1);
+const NODES = whole('nodes', 10);
 
 const now = () => performance.now() / 1000;
 const best = (xs: number[]) => Math.max(...xs);
@@ -52,7 +52,7 @@ const median = (xs: number[]) => {
 const k = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)}K` : x.toFixed(2));
 
 const lines: string[] = [];
-const command = `node dist/bench/players.js --deals ${DEALS} --reps ${REPS} --sampling-deals ${SAMPLING_DEALS} --samples ${SAMPLES} --nodes ${NODES}`;
+const command = `node dist/bench/players.js --count ${DEALS} --reps ${REPS} --sampling-count ${SAMPLING_DEALS} --samples ${SAMPLES} --nodes ${NODES}`;
 const cpu = cpus();
 lines.push(`# players bench: full-size book deals 1..${DEALS}, one core, node ${process.version}`);
 lines.push(`# machine: ${cpu[0]?.model ?? '?'} x ${cpu.length} cores, load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);

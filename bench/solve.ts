@@ -2,16 +2,16 @@
  * Solver benchmark: every deal of a fixed set solved at a fixed budget, one core.
  *
  *   npm run bench:solve                       # = node dist/bench/solve.js (1000 deals, 1 s each)
- *   node dist/bench/solve.js --deals 50 --out results/solve-50.md
+ *   node dist/bench/solve.js --count 50 --out results/solve-50.md
  *   node dist/bench/solve.js --rules book --searches best --heuristics blend,buried,home,mobility
  *
  * Deals: for the rules `pysol` (a rules text whose first word is the pysol preset) the deals
  * of PySolFC game numbers A..A+N-1 (what a PySolFC player sees); for any other rules the deal
- * numbers A..A+N-1 of scheme v1 (`--first A`, default 1; `--deals N`). Full size (2x13 12x3)
+ * numbers A..A+N-1 of scheme v1 (`--from A`, default 1; `--count N`). Full size (2x13 12x3)
  * always.
  *
  * For each rules x search x heuristic (heuristics apply to best-first only), each deal is
- * solved once, in this process, one deal after another, with `--budget-seconds` (and
+ * solved once, in this process, one deal after another, with `--max-seconds` (and
  * `--max-nodes` when given) as the limits and `--max-memory` as the table's memory cap. The
  * table has one row per combination: decided % (won + unsolvable), won %, unsolvable % (with the
  * share proved by LockBound before any search), unknown %, the
@@ -47,9 +47,9 @@ import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPrese
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
 
-  --deals N             how many deals of each rules (default 1000)
-  --first A             the first deal: deals A..A+N-1 (default 1)
-  --budget-seconds S    time budget per deal, seconds (default 1)
+  --from A              the first deal: deals A..A+N-1 (default 1)
+  --count N             how many deals of each rules (default 1000)
+  --max-seconds S       time budget per deal, seconds (default 1)
   --max-nodes N         node budget per deal as well (default: none)
   --max-memory MB       memory cap of the solver's table per deal (default 1024)
   --rules LIST          comma-separated rules (default "book,pysol"); "pysol" uses PySolFC
@@ -67,9 +67,9 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
 `;
 
 const args = benchArgs('solve', USAGE, {
-  deals: { type: 'string', default: '1000' },
-  first: { type: 'string', default: '1' },
-  'budget-seconds': { type: 'string', default: '1' },
+  from: { type: 'string', default: '1' },
+  count: { type: 'string', default: '1000' },
+  'max-seconds': { type: 'string', default: '1' },
   'max-nodes': { type: 'string' },
   'max-memory': { type: 'string', default: '1024' },
   rules: { type: 'string', default: 'book,pysol' },
@@ -79,7 +79,7 @@ const args = benchArgs('solve', USAGE, {
   out: { type: 'string' },
   csv: { type: 'string' },
   cold: { type: 'boolean', default: false },
-});
+}, { deals: '--count N', first: '--from A', 'budget-seconds': '--max-seconds S' });
 const values = args.values;
 // Annotated, so that the compiler knows a call to it does not return.
 const fail: (message: string) => never = args.fail;
@@ -91,11 +91,11 @@ function list(name: string, text: string): string[] {
   return items;
 }
 
-const DEALS = positiveInteger('deals', values.deals as string);
-const FIRST = positiveInteger('first', values.first as string);
-if (DEALS - 1 > Number.MAX_SAFE_INTEGER - FIRST) fail(`--first ${FIRST} --deals ${DEALS} runs past 2^53-1`);
+const DEALS = positiveInteger('count', values.count as string);
+const FIRST = positiveInteger('from', values.from as string);
+if (DEALS - 1 > Number.MAX_SAFE_INTEGER - FIRST) fail(`--from ${FIRST} --count ${DEALS} runs past 2^53-1`);
 const LAST = FIRST + DEALS - 1;
-const BUDGET = positiveNumber('budget-seconds', values['budget-seconds'] as string);
+const BUDGET = positiveNumber('max-seconds', values['max-seconds'] as string);
 const MAX_NODES = values['max-nodes'] !== undefined ? positiveInteger('max-nodes', values['max-nodes'] as string) : undefined;
 const MAX_MEMORY = positiveNumber('max-memory', values['max-memory'] as string);
 const RULES = list('rules', values.rules as string).map((text) => {

@@ -4,7 +4,7 @@
  * the time to a verdict compared with one thread.
  *
  *   node dist/bench/threads.js                                  # the default deals at 1, 2, 4, 8, 16 threads
- *   node dist/bench/threads.js --threads 1,2 --deals 3734,9876 --out results/solve/threads.md --csv results/solve/threads.csv
+ *   node dist/bench/threads.js --threads 1,2 --deal-list 3734,9876 --out results/solve/threads.md --csv results/solve/threads.csv
  *
  * Every run is the prove preset's search (depth-first search on exact keys, LockBound at every
  * position) with `--max-seconds` and `--max-memory` as its budgets and no node budget, in a
@@ -30,7 +30,7 @@ import { CLI } from './cli.js';
 
 const USAGE = `usage: node dist/bench/threads.js [options]
 
-  --deals LIST          comma-separated deal numbers (default "3734,9876,11039,13405":
+  --deal-list LIST      comma-separated deal numbers (default "3734,9876,11039,13405":
                         book deals the prove preset proves lost in about 1-20 s on one core)
   --rules RULES         the rules (default "book")
   --threads LIST        comma-separated thread counts (default "1,2,4,8,16"); 1 is always run
@@ -44,7 +44,7 @@ const USAGE = `usage: node dist/bench/threads.js [options]
 `;
 
 const args = benchArgs('threads', USAGE, {
-  deals: { type: 'string', default: '3734,9876,11039,13405' },
+  'deal-list': { type: 'string', default: '3734,9876,11039,13405' },
   rules: { type: 'string', default: 'book' },
   threads: { type: 'string', default: '1,2,4,8,16' },
   'max-seconds': { type: 'string', default: '600' },
@@ -54,14 +54,14 @@ const args = benchArgs('threads', USAGE, {
   run: { type: 'string' },
   out: { type: 'string' },
   csv: { type: 'string' },
-});
+}, { deals: '--deal-list LIST' });
 const values = args.values;
 const list = (name: string): number[] => {
   const items = (values[name] as string).split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (items.length === 0) args.fail(`--${name} is empty`);
   return items.map((s) => args.wholeNumber(name, s));
 };
-const DEALS = list('deals');
+const DEALS = list('deal-list');
 const THREADS = [...new Set([1, ...list('threads')])].sort((a, b) => a - b);
 if (THREADS.some((t) => t > 64)) args.fail('--threads: at most 64 threads');
 const RULES = values.rules as string;

@@ -574,13 +574,13 @@ describe('limited merge refuses parts that do not fit', () => {
     const shards = [1, 2, 3].map((i) => path(`s.shard-${i}-of-3.csv`));
     // Another experiment's results: w2.csv (a whole batch run with its sidecars).
     const before = ['w2.csv', 'w2.meta.json', 'w2.summary.json'].map((f) => readFileSync(path(f), 'utf8'));
-    expectUsageError(cli(['merge', ...shards, '--out', path('w2.csv')]), /--out '.*w2\.csv' exists: remove it or choose another --out$/);
+    expectUsageError(cli(['merge', ...shards, '--out', path('w2.csv')]), /--out '.*w2\.csv' exists: give --force to replace it, or choose another --out$/);
     expect(['w2.csv', 'w2.meta.json', 'w2.summary.json'].map((f) => readFileSync(path(f), 'utf8'))).toEqual(before);
     // A merge done before is not written over either.
     expectUsageError(cli(['merge', ...shards, '--out', path('merged.csv')]), /--out '.*merged\.csv' exists/);
     // A sidecar alone is enough.
     writeFileSync(path('lone.summary.json'), '{}\n');
-    expectUsageError(cli(['merge', ...shards, '--out', path('lone.csv')]), /'.*lone\.summary\.json' \(a sidecar of --out '.*lone\.csv'\) exists: remove it or choose another --out$/);
+    expectUsageError(cli(['merge', ...shards, '--out', path('lone.csv')]), /'.*lone\.summary\.json' \(a sidecar of --out '.*lone\.csv'\) exists: give --force to replace it, or choose another --out$/);
     expect(existsSync(path('lone.csv'))).toBe(false);
   });
 });

@@ -144,13 +144,13 @@ describe('paired statistics', () => {
 });
 
 describe('heuristic modules in the workers', () => {
-  const SMALL = ['--deals', '1-30', '--size', '1x5,4x3', '--max-nodes', '3000', '--no-progress'];
+  const SMALL = ['--from', '1', '--count', '30', '--size', '1x5,4x3', '--max-nodes', '3000', '--no-progress'];
   const heuristics = ['waste', `${FIX}/constant-heuristic.js`, `${FIX}/named-heuristic.js`, 'home'].join(',');
   let rows: Row[];
   let stdout: string;
 
   beforeAll(() => {
-    stdout = ok(['bench', ...SMALL, '--heuristics', heuristics, '--workers', '2', '--out', path('w2')]).stdout;
+    stdout = ok(['bench', ...SMALL, '--heuristics', heuristics, '--workers', '2', '--out-dir', path('w2')]).stdout;
     rows = csvRows(path('w2'));
   });
 
@@ -185,7 +185,7 @@ describe('heuristic modules in the workers', () => {
   });
 
   it('gives the same rows (but ms) and signature with one worker', () => {
-    const one = ok(['bench', ...SMALL, '--heuristics', heuristics, '--workers', '1', '--chunk', '7', '--out', path('w1')]);
+    const one = ok(['bench', ...SMALL, '--heuristics', heuristics, '--workers', '1', '--chunk', '7', '--out-dir', path('w1')]);
     expect(csvRows(path('w1')).map((r) => r.rest)).toEqual(rows.map((r) => r.rest));
     expect(signature(one.stdout)).toBe(signature(stdout));
   });
@@ -205,27 +205,29 @@ describe('heuristic modules in the workers', () => {
   });
 
   it('takes a .ts under src/ from its build under dist/', () => {
-    const r = ok(['bench', '--deals', '1-3', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste,src/compare/example-heuristic.ts', '--out', path('ts')]);
+    const r = ok(['bench', '--from', '1', '--count', '3', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste,src/compare/example-heuristic.ts', '--out-dir', path('ts')]);
     expect(r.stdout).toContain('src/compare/example-heuristic.ts');
     expect(csvRows(path('ts'))).toHaveLength(6);
   });
 
   it('names one deal and one heuristic in the singular in its signature line', () => {
-    const r = ok(['bench', '--deals', '4-4', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste', '--out', path('one')]);
+    const r = ok(['bench', '--from', '4', '--count', '1', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', 'waste', '--out-dir', path('one')]);
     expect(r.stdout).toMatch(/bench signature: \d+ nodes \(total over 1 deal x 1 heuristic; deterministic/);
   });
 });
 
 describe('the output directory', () => {
-  const run = (out: string, heuristics = 'waste'): Result =>
-    cli(['bench', '--deals', '4-5', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', heuristics, '--out', out]);
+  const run = (out: string, heuristics = 'waste', extra: string[] = []): Result =>
+    cli(['bench', '--from', '4', '--count', '2', '--size', '1x5,4x3', '--max-nodes', '500', '--no-progress', '--heuristics', heuristics, '--out-dir', out, ...extra]);
 
-  it("replaces an earlier benchmark's files (a benchmark does not resume)", () => {
+  it("refuses an earlier benchmark without --force, and replaces it with --force (a benchmark does not resume)", () => {
     const out = path('again');
-    for (const h of ['waste', 'home,waste']) {
-      const r = run(out, h);
-      expect(r.status, r.stderr).toBe(0);
-    }
+    expect(run(out, 'waste').status).toBe(0);
+    const before = readFileSync(join(out, 'bench.json'), 'utf8');
+    expectUsageError(run(out, 'home,waste'), /holds an earlier benchmark \(.*bench\.json\): give --force to replace it, or choose another --out-dir$/);
+    expect(readFileSync(join(out, 'bench.json'), 'utf8')).toBe(before);
+    const r = run(out, 'home,waste', ['--force']);
+    expect(r.status, r.stderr).toBe(0);
     expect(csvRows(out).map((r) => r.heuristic)).toEqual(['home', 'waste', 'home', 'waste']);
     expect((JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as { heuristics: string[] }).heuristics).toEqual(['home', 'waste']);
   });
@@ -236,7 +238,7 @@ describe('the output directory', () => {
       const out = path(`foreign-${name}`);
       mkdirSync(out);
       writeFileSync(join(out, name), 'my notes\n');
-      expectUsageError(run(out), new RegExp(`'${join(out, name)}' exists but has no '${join(out, 'bench.json')}' beside it, so it is not a file of limited bench: remove it or choose another --out$`));
+      expectUsageError(run(out), new RegExp(`'${join(out, name)}' exists but has no '${join(out, 'bench.json')}' beside it, so it is not a file of limited bench: remove it or choose another --out-dir$`));
       expect(readdirSync(out)).toEqual([name]);
       expect(readFileSync(join(out, name), 'utf8')).toBe('my notes\n');
     }
@@ -245,7 +247,7 @@ describe('the output directory', () => {
       const out = path(`foreign-json-${text.length}`);
       mkdirSync(out);
       writeFileSync(join(out, 'bench.json'), text);
-      expectUsageError(run(out), /'.*bench\.json' exists but is not the report of limited bench \(no "format": "limited-bench\/1"\): remove it or choose another --out$/);
+      expectUsageError(run(out), /'.*bench\.json' exists but is not the report of limited bench \(no "format": "limited-bench\/1"\): remove it or choose another --out-dir$/);
       expect(readFileSync(join(out, 'bench.json'), 'utf8')).toBe(text);
     }
   });
@@ -253,7 +255,7 @@ describe('the output directory', () => {
 
 describe('bad heuristics: one line naming the module, exit 2', () => {
   const run = (h: string, extra: string[] = []): Result =>
-    cli(['bench', '--deals', '1-2', '--max-nodes', '3000', '--no-progress', '--heuristics', `waste,${h}`, '--out', path('bad'), ...extra]);
+    cli(['bench', '--from', '1', '--count', '2', '--max-nodes', '3000', '--no-progress', '--heuristics', `waste,${h}`, '--out-dir', path('bad'), ...extra]);
 
   it('a missing module', () => {
     expectUsageError(run(`${FIX}/nowhere.js`), /heuristic module '\.\/test\/fixtures\/nowhere\.js' not found: no such file '.*nowhere\.js'/);
@@ -318,10 +320,10 @@ describe('deal sets', () => {
   it('--deal-set takes a set file by path; an unknown name lists the sets', () => {
     const file = path('three.json');
     writeFileSync(file, JSON.stringify({ name: 'three', source: 'v1', rules: 'book', size: '1x5 4x3', deals: [3, '5-6'] }));
-    ok(['bench', '--deal-set', file, '--heuristics', 'waste,home', '--max-nodes', '500', '--no-progress', '--out', path('three')]);
+    ok(['bench', '--deal-set', file, '--heuristics', 'waste,home', '--max-nodes', '500', '--no-progress', '--out-dir', path('three')]);
     expect(csvRows(path('three')).map((r) => r.deal)).toEqual([3, 3, 5, 5, 6, 6]);
-    expectUsageError(cli(['bench', '--deal-set', 'nope', '--out', path('nope')]), /unknown deal set 'nope' \(sets: book-1k, hard-100, pysol-1k; or give a set file's path\)/);
-    expectUsageError(cli(['bench', '--deal-set', 'book-1k', '--deals', '1-5']), /give one of --deals, --pysol-range and --deal-set/);
+    expectUsageError(cli(['bench', '--deal-set', 'nope', '--out-dir', path('nope')]), /unknown deal set 'nope' \(sets: book-1k, hard-100, pysol-1k; or give a set file's path\)/);
+    expectUsageError(cli(['bench', '--deal-set', 'book-1k', '--from', '1', '--count', '5']), /give one of --from\/--count, --pysol-range and --deal-set/);
   });
 
   it("--pysol-range's limits are in the help, and what is past them is refused", () => {
@@ -349,11 +351,11 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     stdout.split('\n').filter((l) => /^\| (book|pysol) /.test(l)).map((l) => l.split('|').slice(1, 6).map((c) => c.trim()));
 
   it("runs the solver's default preset beside the searches unless --presets says otherwise; node budgets are deterministic", () => {
-    const args = ['--deals', '2', '--rules', 'book', '--max-nodes', '3000', '--budget-seconds', '60'];
+    const args = ['--count', '2', '--rules', 'book', '--max-nodes', '3000', '--max-seconds', '60'];
     const a = run(args);
     expect(a.status, a.stderr).toBe(0);
     expect(rows(a.stdout).map((r) => `${r[2]} ${r[3]}`)).toEqual(['dfs –', 'best blend', 'preset portfolio –']);
-    expect(a.stdout).toMatch(/^- command: `node dist\/bench\/solve\.js --deals 2 /m);
+    expect(a.stdout).toMatch(/^- command: `node dist\/bench\/solve\.js --count 2 /m);
     // How fast memory is read, before and after the deals: three sizes each, in nanoseconds.
     const memory = /^- memory: a random read took (\d+) ns in 4 MB, (\d+) ns in 16 MB, (\d+) ns in 64 MB before the run, (\d+), (\d+), (\d+) ns after$/m.exec(a.stdout);
     expect(memory, a.stdout).not.toBeNull();
@@ -374,7 +376,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     try {
       const file = join(dir, 'solve.csv');
       // Book deal 15 is proved lost by LockBound; the pysol rows name PySolFC game numbers.
-      const r = run(['--deals', '15', '--rules', 'book,pysol', '--max-nodes', '2000', '--budget-seconds', '60', '--searches', 'dfs,best', '--presets', '', '--csv', file]);
+      const r = run(['--count', '15', '--rules', 'book,pysol', '--max-nodes', '2000', '--max-seconds', '60', '--searches', 'dfs,best', '--presets', '', '--csv', file]);
       expect(r.status, r.stderr).toBe(0);
       const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
       expect(lines[0]).toBe('rules,deal,search,heuristic,verdict,proof,limit,nodes,states,ms,best_home');
@@ -396,11 +398,11 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
         const line = r.stdout.split('\n').find((l) => l.startsWith(`| ${rules} | `) && l.includes(`| ${search} | ${heuristic} |`))!;
         expect(line.split('|')[6]!.trim()).toBe(((100 * won) / 15).toFixed(1));
       }
-      expect(run(['--deals', '1', '--csv', join(dir, 'no', 'such', 'x.csv')]).stderr).toMatch(/^solve bench: cannot write --csv '.*x\.csv': ENOENT/);
+      expect(run(['--count', '1', '--csv', join(dir, 'no', 'such', 'x.csv')]).stderr).toMatch(/^solve bench: cannot write --csv '.*x\.csv': ENOENT/);
 
       // --first: deals 14..15 are the last two of the run above, row for row (node budgets).
       const part = join(dir, 'part.csv');
-      const p = run(['--first', '14', '--deals', '2', '--rules', 'book,pysol', '--max-nodes', '2000', '--budget-seconds', '60', '--searches', 'dfs', '--presets', '', '--csv', part]);
+      const p = run(['--from', '14', '--count', '2', '--rules', 'book,pysol', '--max-nodes', '2000', '--max-seconds', '60', '--searches', 'dfs', '--presets', '', '--csv', part]);
       expect(p.status, p.stderr).toBe(0);
       expect(p.stdout).toContain('- deals: book (book): deal numbers 14..15; pysol (pysol): PySolFC game numbers 14..15');
       expect(p.stdout).toMatch(/^\| book \| 14\.\.15 \| dfs \|/m);
@@ -419,7 +421,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     try {
       // Two deals of each rules; each search and the default preset (their options go to the CLI:
       // best-first with `home`, whose states and cards home differ from the CLI's default blend's).
-      const args = ['--first', '14', '--deals', '2', '--rules', 'book,pysol', '--max-nodes', '1500', '--budget-seconds', '60', '--searches', 'dfs,best', '--heuristics', 'home'];
+      const args = ['--from', '14', '--count', '2', '--rules', 'book,pysol', '--max-nodes', '1500', '--max-seconds', '60', '--searches', 'dfs,best', '--heuristics', 'home'];
       const cold = run([...args, '--cold', '--csv', join(dir, 'cold.csv')]);
       expect(cold.status, cold.stderr).toBe(0);
       const one = run([...args, '--csv', join(dir, 'one.csv')]);
@@ -444,10 +446,10 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
       // Deals 13-15 and 16-17 of each rules under a node budget (book deal 15 is proved lost by
       // LockBound), one more rules at another budget, and files that do not count.
       const bench = (name: string, extra: string[]): void => report(dir, name, [...extra, '--max-nodes', '800']);
-      bench('a', ['--first', '13', '--deals', '3', '--rules', 'book,pysol', '--budget-seconds', '60']);
-      bench('b', ['--first', '16', '--deals', '2', '--rules', 'book,pysol', '--budget-seconds', '60']);
-      bench('c', ['--first', '1', '--deals', '2', '--rules', 'book', '--budget-seconds', '30']);
-      const dfsOnly = run(['--deals', '1', '--rules', 'book', '--max-nodes', '100', '--searches', 'dfs', '--presets', '', '--out', join(dir, 'd.md'), '--csv', join(dir, 'd.csv')]);
+      bench('a', ['--from', '13', '--count', '3', '--rules', 'book,pysol', '--max-seconds', '60']);
+      bench('b', ['--from', '16', '--count', '2', '--rules', 'book,pysol', '--max-seconds', '60']);
+      bench('c', ['--from', '1', '--count', '2', '--rules', 'book', '--max-seconds', '30']);
+      const dfsOnly = run(['--count', '1', '--rules', 'book', '--max-nodes', '100', '--searches', 'dfs', '--presets', '', '--out', join(dir, 'd.md'), '--csv', join(dir, 'd.csv')]);
       expect(dfsOnly.status, dfsOnly.stderr).toBe(0);
       writeFileSync(join(dir, 'e.md'), readFileSync(join(dir, 'c.md')));
       writeFileSync(join(dir, 'notes.md'), '# Not a report\n');
@@ -503,14 +505,14 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
       // Book deals 13-20 at 800 nodes (15 is proved lost by LockBound, the rest unknown), and
       // deals 1-2 at another budget.
       const bench = (name: string, extra: string[]): void => report(dir, name, [...extra, '--rules', 'book']);
-      bench('a', ['--first', '13', '--deals', '8', '--max-nodes', '800', '--budget-seconds', '60']);
-      bench('b', ['--first', '1', '--deals', '2', '--max-nodes', '800', '--budget-seconds', '30']);
+      bench('a', ['--from', '13', '--count', '8', '--max-nodes', '800', '--max-seconds', '60']);
+      bench('b', ['--from', '1', '--count', '2', '--max-nodes', '800', '--max-seconds', '30']);
       const unknown = readFileSync(join(dir, 'a.csv'), 'utf8').trimEnd().split('\n').slice(1).map(parseCsvLine)
         .filter((x) => x[4] === 'unknown').map((x) => Number(x[1]));
       expect(unknown).toEqual([13, 14, 16, 17, 18, 19, 20]);
 
       const longer = (extra: string[]): Result => script('longer.js', ['--dir', dir, '--rules', 'book', ...extra]);
-      const r = longer(['--budget', '60 s, 800 nodes', '--sample', '3', '--seed', 'test', '--seconds', '60', '--max-nodes', '300000', '--workers', '2', '--csv', join(dir, 'l.csv')]);
+      const r = longer(['--budget', '60 s, 800 nodes', '--sample', '3', '--seed', 'test', '--max-seconds', '60', '--max-nodes', '300000', '--workers', '2', '--csv', join(dir, 'l.csv')]);
       expect(r.status, r.stderr).toBe(0);
       // The draw: Fisher-Yates over the unknown deals in order, with seedrandom('test'); the first 3.
       const rng = seedrandom('test');
@@ -551,7 +553,7 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
   });
 
   it('the batch bench: deals a second in this thread and through the pool, the same rows, and the memory line', () => {
-    const r = script('batch.js', ['--deals', '6', '--reps', '1', '--workers', '1', '--max-nodes', '500']);
+    const r = script('batch.js', ['--count', '6', '--reps', '1', '--workers', '1', '--max-nodes', '500']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^memory: a random read took \d+ ns in 4 MB, \d+ ns in 16 MB, \d+ ns in 64 MB before the runs, \d+, \d+, \d+ ns after$/m);
     expect(r.stdout).toMatch(/^\| in-process \| [\d.]+ \| [\d.]+ \|/m);
@@ -564,12 +566,17 @@ describe('the solve bench (dist/bench/solve.js) and the options of the bench scr
     for (const [r, pattern] of [
       [run(['--searches', 'bfs']), /^solve bench: unknown search 'bfs'/],
       [run(['--presets', 'nope']), /^solve bench: unknown preset 'nope'/],
-      [run(['--deals', '0']), /^solve bench: --deals must be a whole number >= 1, not '0'/],
-      [run(['--first', '0']), /^solve bench: --first must be a whole number >= 1, not '0'/],
-      [run(['--first', '9007199254740991', '--deals', '2']), /^solve bench: --first 9007199254740991 --deals 2 runs past 2\^53-1/],
-      [run(['--bogus']), /^solve bench: Unknown option '--bogus' \(see --help\)/],
-      [batch(['--deals', 'x']), /^batch bench: --deals must be a whole number >= 1, not 'x'/],
-      [batch(['--bogus']), /^batch bench: Unknown option '--bogus' \(see --help\)/],
+      [run(['--count', '0']), /^solve bench: --count must be a whole number >= 1, not '0'/],
+      [run(['--from', '0']), /^solve bench: --from must be a whole number >= 1, not '0'/],
+      [run(['--from', '9007199254740991', '--count', '2']), /^solve bench: --from 9007199254740991 --count 2 runs past 2\^53-1/],
+      [run(['--bogus']), /^solve bench: unknown option '--bogus' \(see --help\)/],
+      [run(['--deals', '5']), /^solve bench: --deals is not an option any more: give --count N/],
+      [run(['extra']), /^solve bench: too many arguments/],
+      [batch(['--count', 'x']), /^batch bench: --count must be a whole number >= 1, not 'x'/],
+      [batch(['--bogus']), /^batch bench: unknown option '--bogus' \(see --help\)/],
+      [script('moves.js', ['--max', '5']), /^moves bench: --max is not an option any more: give --max-moves M/],
+      [script('players.js', ['--sampling-count', '-1']), /^players bench: --sampling-count must be a whole number >= 0, not '-1'/],
+      [script('threads.js', ['--deals', '1']), /^threads bench: --deals is not an option any more: give --deal-list LIST/],
     ] as const) {
       expect(r.status, r.stderr).toBe(2);
       expect(r.stdout).toBe('');

@@ -70,3 +70,24 @@ export function resultRows(file: string): { header: string; rows: string[] } {
   body.sort((a, b) => a.deal - b.deal);
   return { header: lines[0]!, rows: body.map((b) => b.text) };
 }
+
+/**
+ * Resolves once process `pid` has used `seconds` of CPU time (user + system, all its threads;
+ * from /proc, in clock ticks of 1/100 s), or has gone. A signal sent then reaches a process
+ * that has started its work whatever the machine's load, which a wall-clock wait does not
+ * promise on a busy machine.
+ */
+export async function afterCpuSeconds(pid: number, seconds: number): Promise<void> {
+  for (;;) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return;
+    }
+    // The fields after the command name, which is in brackets and may hold spaces.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f[0] === 'Z' || (Number(f[11]) + Number(f[12])) / 100 >= seconds) return;
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}

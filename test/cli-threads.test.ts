@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAIN, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, ROOT, afterCpuSeconds, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 let dir = '';
 withTempDir('limited-threads-', (d) => (dir = d));
@@ -79,12 +79,10 @@ describe('solve --threads', () => {
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGINT'), 2500);
+      // Once it has worked 1.5 s of CPU (its threads together): begun, whatever the load.
+      void afterCpuSeconds(child.pid!, 1.5).then(() => child.kill('SIGINT'));
       child.on('error', reject);
-      child.on('close', (status) => {
-        clearTimeout(timer);
-        resolve({ status, stdout, stderr });
-      });
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
     });
     expect(r.status, r.stderr).toBe(130);
     expect(r.stdout).toMatch(/^verdict: +unknown \(limit: interrupted, stopped by a signal\)$/m);

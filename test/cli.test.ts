@@ -114,10 +114,10 @@ describe('show and moves', () => {
     expect(cli(['moves', '--deal', f]).stdout).toBe(byNumber.stdout);
   });
 
-  it('start is the default experiment, a batch (batch is tested in test/batch.test.ts)', () => {
+  it('start is the default experiment, a small win-rate estimate (the estimator is tested in test/winrate.test.ts)', () => {
     const r = cli(['start', '--help']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('The same as: limited batch --from 1 --count 2000 --rules book --preset portfolio');
+    expect(r.stdout).toContain('The same as: limited experiment winrate --count 300 --sample 10 --long-nodes 10000000 --out-dir results/start');
   });
 
   it("the README's exit statuses name the commands that the help says exit 130/143 when interrupted", () => {
@@ -137,7 +137,7 @@ describe('show and moves', () => {
       const r = cli([c, '--help']);
       expect(r.status, c).toBe(0);
       expect(r.stdout, c).toContain(`Usage: limited ${c}`);
-      expect(r.stdout, c).toMatch(new RegExp(`Examples:\\n {2}limited ${c}`));
+      expect(r.stdout, c).toMatch(new RegExp(`Examples:\\n(?: {2}.*\\n)*? {2}.*\\blimited ${c}\\b`));
     }
   });
 });

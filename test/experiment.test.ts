@@ -23,8 +23,8 @@ function ok(args: string[]): Result {
 
 // Small deals, small budgets: the whole matrix takes a few seconds on two workers.
 const TINY = [
-  'experiment', 'tactics', '--size', '1x6,5x3', '--deals', '400', '--from', '11', '--solver-deals', '30', '--solver-nodes', '2000',
-  '--sampling-deals', '4', '--sampling-player', 'sampling:samples=2,nodes=200', '--workers', '2', '--no-progress',
+  'experiment', 'tactics', '--size', '1x6,5x3', '--count', '400', '--from', '11', '--solver-count', '30', '--max-nodes', '2000',
+  '--sampling-count', '4', '--sampling-player', 'sampling:samples=2,nodes=200', '--workers', '2', '--no-progress',
 ];
 
 const GREEDY = ['always', 'cautious', 'never'].flatMap((p) => ['eager', 'hold', 'never'].map((s) => `greedy-${p}-${s}`));
@@ -93,7 +93,7 @@ describe('limited experiment tactics', () => {
   const out = (): string => join(dir, 'all');
 
   it('runs every row through the batch runner and writes tactics.csv, tactics.md and tactics.svg', () => {
-    first = ok([...TINY, '--out', out()]);
+    first = ok([...TINY, '--out-dir', out()]);
     for (const f of ['tactics.csv', 'tactics.md', 'tactics.svg']) expect(existsSync(join(out(), f)), f).toBe(true);
     for (const name of ALL) expect(existsSync(join(out(), `${name}.csv`)), name).toBe(true);
     // Progress names the row.
@@ -178,7 +178,7 @@ describe('limited experiment tactics', () => {
       expect(decided + undecided).toBe(30);
       expect([sampled, still]).toEqual([undecided, undecided]);
     }
-    expect(md).toMatch(/^- command: `limited experiment tactics --size 1x6,5x3 --deals 400 /m);
+    expect(md).toMatch(/^- command: `limited experiment tactics --size 1x6,5x3 --count 400 /m);
     expect(md).toMatch(/^- machine: .+ x \d+ cores, Node v\d+/m);
     expect(md).toMatch(/^- date: rows run from \d{4}-\d\d-\d\dT.* summary written \d{4}-/m);
     expect(md).toMatch(/^- commit: /m);
@@ -223,7 +223,7 @@ describe('limited experiment tactics', () => {
 
   it('run again, it skips the finished rows; a half-done row is finished to the same rows', () => {
     const before = records(join(out(), 'tactics.csv'));
-    const again = ok([...TINY, '--out', out()]);
+    const again = ok([...TINY, '--out-dir', out()]);
     expect(again.stderr.match(/: done already \(/g)).toHaveLength(27);
     expect(again.stderr).not.toMatch(/deals to do/);
     // Half of a row's file, as a killed run leaves it.
@@ -233,7 +233,7 @@ describe('limited experiment tactics', () => {
     writeFileSync(file, lines.slice(0, 150).join('\n') + '\n' + lines[150]!.slice(0, 5));
     const metaFile = join(out(), 'greedy-never-hold.meta.json');
     writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), complete: false }));
-    const resumed = ok([...TINY, '--out', out()]);
+    const resumed = ok([...TINY, '--out-dir', out()]);
     expect(resumed.stderr).toMatch(/row 8\/27 greedy-never-hold: greedy never\/hold, deals 11-410 ->/);
     expect(resumed.stderr).toMatch(/resuming .*greedy-never-hold\.csv: 149 of 400 deals already done/);
     const strip = (rs: Record<string, string>[]) => rs.map(({ seconds: _, ...r }) => r);
@@ -244,7 +244,7 @@ describe('limited experiment tactics', () => {
 
   it('--only runs a subset; the summary lists what is missing', () => {
     const d = join(dir, 'only');
-    const r = ok([...TINY, '--only', 'greedy,solver-free,rules-privileged-2', '--out', d]);
+    const r = ok([...TINY, '--only', 'greedy,solver-free,rules-privileged-2', '--out-dir', d]);
     expect(r.stderr.match(/^experiment tactics: row \d+\/11 /gm)).toHaveLength(22);
     const t = records(join(d, 'tactics.csv'));
     expect(t.map((x) => x['row'])).toEqual([...GREEDY, 'solver-free', 'rules-privileged-2']);
@@ -261,7 +261,7 @@ describe('limited experiment tactics', () => {
     const clone = join(dir, 'clone');
     cpSync(d, clone, { recursive: true });
     for (const f of readdirSync(clone)) if (f.endsWith('.csv') && f !== 'tactics.csv') rmSync(join(clone, f));
-    const r = ok([...TINY, '--only', 'greedy-always-eager,greedy-never-hold', '--out', clone]);
+    const r = ok([...TINY, '--only', 'greedy-always-eager,greedy-never-hold', '--out-dir', clone]);
     expect(r.stderr).toMatch(/row 1\/2 greedy-always-eager: .*greedy-always-eager\.csv is not there \(only its sidecar\): running the row from the start/);
     const t = records(join(clone, 'tactics.csv'));
     expect(t.map((x) => x['row'])).toEqual(['greedy-always-eager', 'greedy-never-hold']);
@@ -275,9 +275,9 @@ describe('limited experiment tactics', () => {
   });
 
   it('refuses options other than those the directory was made with, before any work', () => {
-    const r = runCli([...TINY.map((a) => (a === '400' ? '500' : a)), '--out', out()]);
+    const r = runCli([...TINY.map((a) => (a === '400' ? '500' : a)), '--out-dir', out()]);
     expectUsageError(r, /greedy-always-eager\.csv was made with --from\/--count 11-410, not 11-510: give the options of the run that made/);
-    const s = runCli([...TINY.map((a) => (a === '2000' ? '3000' : a)), '--only', 'solver', '--out', out()]);
+    const s = runCli([...TINY.map((a) => (a === '2000' ? '3000' : a)), '--only', 'solver', '--out-dir', out()]);
     expectUsageError(s, /solver-free\.csv was made with --max-nodes 2000, not 3000/);
   });
 
@@ -287,8 +287,8 @@ describe('limited experiment tactics', () => {
       const d = join(dir, `foreign-${name}`);
       mkdirSync(d);
       writeFileSync(join(d, name), 'my notes\n');
-      const r = runCli([...TINY, '--only', 'greedy-always-eager', '--out', d]);
-      expectUsageError(r, new RegExp(`'${join(d, name)}' exists but has no row's sidecar \\(ROW\\.meta\\.json\\) beside it, so it is not a file of limited experiment tactics: remove it or choose another --out$`));
+      const r = runCli([...TINY, '--only', 'greedy-always-eager', '--out-dir', d]);
+      expectUsageError(r, new RegExp(`'${join(d, name)}' exists but has no row's sidecar \\(ROW\\.meta\\.json\\) beside it, so it is not a file of limited experiment tactics: remove it or choose another --out-dir$`));
       expect(readdirSync(d)).toEqual([name]);
       expect(readFileSync(join(d, name), 'utf8')).toBe('my notes\n');
     }
@@ -297,7 +297,7 @@ describe('limited experiment tactics', () => {
     mkdirSync(d);
     writeFileSync(join(d, 'greedy-never-hold.csv'), 'my notes\n');
     expectUsageError(
-      runCli([...TINY, '--only', 'greedy', '--out', d]),
+      runCli([...TINY, '--only', 'greedy', '--out-dir', d]),
       /'.*greedy-never-hold\.csv' exists but has no sidecar '.*greedy-never-hold\.meta\.json', so it is not a results file of limited batch: remove it or choose another --out$/,
     );
     expect(readdirSync(d)).toEqual(['greedy-never-hold.csv']);
@@ -305,36 +305,38 @@ describe('limited experiment tactics', () => {
     const m = join(dir, 'foreign-meta');
     mkdirSync(m);
     writeFileSync(join(m, 'solver-free.meta.json'), 'my notes\n');
-    expectUsageError(runCli([...TINY, '--only', 'greedy-always-eager', '--out', m]), /solver-free\.meta\.json: not valid JSON/);
+    expectUsageError(runCli([...TINY, '--only', 'greedy-always-eager', '--out-dir', m]), /solver-free\.meta\.json: not valid JSON/);
     expect(readdirSync(m)).toEqual(['solver-free.meta.json']);
   });
 
   it.each([
-    [['--deals', '0'], /--deals must be a whole number >= 1, not '0'/],
-    [['--solver-nodes', 'lots'], /--solver-nodes must be a whole number >= 1/],
-    [['--sampling-deals', '-1'], /--sampling-deals must be a whole number >= 1/],
+    [['--count', '0'], /--count must be a whole number >= 1, not '0'/],
+    [['--max-nodes', 'lots'], /--max-nodes must be a whole number >= 1/],
+    [['--sampling-count', '-1'], /--sampling-count must be a whole number >= 1/],
+    [['--deals', '5'], /--deals is not an option any more: give --count N \(deals for each greedy row\)$/],
+    [['--out', 'x'], /--out is not an option any more: give --out-dir DIR$/],
     [['--from', 'x'], /--from: deal number 'x'/],
-    [['--from', '9007199254740991', '--deals', '2'], /--from 9007199254740991 with 2 deals goes past the last deal number/],
+    [['--from', '9007199254740991', '--count', '2'], /--from 9007199254740991 with 2 deals goes past the last deal number/],
     [['--only', 'chess'], /--only: 'chess' is neither a group \(greedy, sampling, solver, rules, players\) nor a row/],
     [['--only', ','], /--only needs groups or row names/],
     [['--sampling-player', 'greedy'], /--sampling-player must be a sampling player/],
     [['--sampling-player', 'sampling:samples=x'], /--sampling-player: player 'sampling:samples=x': samples must be a whole number/],
     [['--size', '9x9'], /--size '9x9' is not of the form DxR,CxW/],
     [['--workers', '0'], /--workers must be a whole number >= 1/],
-    [['--out', '-'], /--out needs a directory name/],
+    [['--out-dir', '-'], /--out-dir needs a directory name/],
     [['--bogus'], /unknown option '--bogus' \(see 'limited experiment tactics --help'\)/],
   ])('experiment tactics %j is one line, exit 2', (args, pattern) => {
     // The smallest run, should a bad flag be taken for a good one.
-    const small = ['--deals', '1', '--solver-deals', '1', '--solver-nodes', '1', '--sampling-deals', '1', '--size', '1x5,4x3', '--no-progress'];
+    const small = ['--count', '1', '--solver-count', '1', '--max-nodes', '1', '--sampling-count', '1', '--size', '1x5,4x3', '--no-progress'];
     const given = new Set(args.filter((a) => a.startsWith('--')));
     const rest = small.filter((a, i) => !given.has(a) && !(i > 0 && given.has(small[i - 1]!)));
-    const outArgs = given.has('--out') ? [] : ['--out', join(dir, 'bad')];
+    const outArgs = given.has('--out-dir') ? [] : ['--out-dir', join(dir, 'bad')];
     expectUsageError(runCli(['experiment', 'tactics', ...args, ...rest, ...outArgs]), pattern);
     expect(existsSync(join(dir, 'bad', 'tactics.csv'))).toBe(false);
   });
 
   it('an output directory that cannot be made is one line, exit 2', () => {
     writeFileSync(join(dir, 'plain'), 'x');
-    expectUsageError(runCli([...TINY, '--out', join(dir, 'plain', 'sub')]), /cannot write experiment file .*: .*not a directory/);
+    expectUsageError(runCli([...TINY, '--out-dir', join(dir, 'plain', 'sub')]), /cannot write experiment file .*: .*not a directory/);
   });
 });

@@ -80,8 +80,8 @@ describe.skipIf(!existsSync('/proc/self'))('folders that cannot be made, files t
   it.each([
     ['batch', ['batch', '--from', '1', '--count', '10', '--out', '/proc/nope/x.csv']],
     ['merge', ['merge', 'test/fixtures/batch/greedy.csv', '--out', '/proc/nope/m.csv']],
-    ['bench', ['bench', '--deals', '1-3', '--size', '1x5,4x3', '--out', '/proc/nope/b']],
-    ['experiment', ['experiment', 'tactics', '--deals', '10', '--out', '/proc/nope/t']],
+    ['bench', ['bench', '--from', '1', '--count', '3', '--size', '1x5,4x3', '--out-dir', '/proc/nope/b']],
+    ['experiment', ['experiment', 'tactics', '--count', '10', '--out-dir', '/proc/nope/t']],
   ])('%s --out under /proc fails at once in one line', (_what, args) => {
     expectUsageError(bounded(args), NOPE);
   });

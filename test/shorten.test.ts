@@ -129,11 +129,13 @@ describe('shortening winning lines', () => {
     expect(shortenLine(deal, BOOK, r.moves!)).toEqual(r.moves);
   });
 
-  it('PySolFC game 123456: the line the solver prints (pinned: an audit found 340 moves, 9S to and fro seven times)', () => {
+  it('PySolFC game 123456: the line the solver prints is already short (an audit once found 340 moves, 9S to and fro seven times)', () => {
     const deal = pysolDeal(123456);
     const r = new Solver().solvePreset(deal, PYSOL, 'portfolio', { maxNodes: 1_000_000 });
     expect(r.verdict).toBe('won');
-    expect(r.moves!.length).toBe(262);
+    // Its length is pinned in test/signature.test.ts.
+    expect(r.moves!.length).toBeLessThan(340);
+    expect(shortenLine(deal, PYSOL, r.moves!)).toEqual(r.moves);
     expect(verifyMoves(deal, PYSOL, r.moves!).won).toBe(true);
   });
 });

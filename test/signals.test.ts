@@ -131,7 +131,7 @@ describe('SIGTERM to a long command', () => {
   for (const mode of MODES) {
     it(`bench (${mode}): exits 143 at once, with one line and no files`, async () => {
       const out = join(dir, `bench-${mode.replace(' ', '')}`);
-      const run = start(['bench', '--deals', '1-40', '--max-nodes', '50000', '--heuristics', 'waste', '--workers', '1', '--no-progress', '--out', out], mode);
+      const run = start(['bench', '--from', '1', '--count', '40', '--max-nodes', '50000', '--heuristics', 'waste', '--workers', '1', '--no-progress', '--out-dir', out], mode);
       const sent = await termWhen(run, mode, () => begun(run));
       const r = await run.done;
       expect(sent, `bench ended before the signal (exit ${r.status})`).toBe(true);

@@ -52,20 +52,21 @@ function loadPart(file: string): Part {
 }
 
 /**
- * A merge writes a new file: an --out that exists (the CSV or either sidecar) is refused, as it
- * may be another experiment's results (a merge once replaced a 1000-deal run without a word).
+ * A merge writes a new file: an --out that exists (the CSV or either sidecar) is refused unless
+ * --force, as it may be another experiment's results (a merge once replaced a 1000-deal run
+ * without a word).
  */
 function checkNewTarget(out: string): void {
   for (const f of [out, metaPath(out), summaryPath(out)])
     if (existsSync(f))
-      throw new UserError(`${f === out ? `--out '${out}'` : `'${f}' (a sidecar of --out '${out}')`} exists: remove it or choose another --out`);
+      throw new UserError(`${f === out ? `--out '${out}'` : `'${f}' (a sidecar of --out '${out}')`} exists: give --force to replace it, or choose another --out`);
 }
 
 /**
  * Checks the parts and combines them. `out` names the merged file (for the summary; '' for
- * none), which must not exist yet; nothing is written.
+ * none), which must not exist yet unless `force`; nothing is written.
  */
-export function mergeParts(files: readonly string[], out: string, command: string): Merged {
+export function mergeParts(files: readonly string[], out: string, command: string, force = false): Merged {
   if (files.length === 0) throw new UserError('give the results files to merge');
   const seen = new Map<string, string>();
   for (const f of files) {
@@ -74,7 +75,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     seen.set(key, f);
   }
   if (seen.has(resolve(out))) throw new UserError(`--out '${out}' is one of the files to merge: choose another name`);
-  if (out !== '') checkNewTarget(out);
+  if (out !== '' && !force) checkNewTarget(out);
   const parts = files.map(loadPart);
   const first = parts[0]!;
   // The same job.

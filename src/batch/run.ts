@@ -59,6 +59,12 @@ export interface BatchConfig {
   /** Start over: remove the results file and its sidecars first (under the lock). */
   readonly fresh?: boolean;
   /**
+   * `--force`: a results file made with other options (or one that cannot be resumed) is
+   * removed with its sidecars and the run starts over, instead of being refused. A file of the
+   * same options is resumed all the same; a file that is not a batch's is refused even so.
+   */
+  readonly force?: boolean;
+  /**
    * Only these deals of the range, in increasing order (a sample, such as the second phase of
    * the win-rate estimator draws): the file is complete when it holds them all. Not with a shard.
    */
@@ -220,6 +226,30 @@ function* dealsOf(part: DealRange, list: readonly number[] | undefined): Generat
   else for (let i = 0; i < part.count; i++) yield part.from + i;
 }
 
+/**
+ * How the file's sidecar `meta` differs from the run `cfg` (null: none). A sample may grow: a
+ * file of a deal list resumes under a longer list that holds it.
+ */
+function metaDifference(meta: Meta, cfg: BatchConfig): ReturnType<typeof runDifference> {
+  const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard, ...(cfg.deals ? { deals: cfg.deals } : {}) };
+  const grows = meta.deals !== undefined && cfg.deals !== undefined && isSubList(meta.deals, cfg.deals);
+  return runDifference(grows ? { ...meta, deals: cfg.deals } : meta, here);
+}
+
+/** Could the run `cfg` resume `out`, whose sidecar is `meta`: the same options, and rows that can be read as this run's? */
+function resumable(out: string, meta: Meta, cfg: BatchConfig): boolean {
+  if (metaDifference(meta, cfg)) return false;
+  const existing = loadResults(out, true);
+  if (!existing) return true;
+  if (existing.header === '') return false;
+  try {
+    checkHeader(out, existing.header, cfg.spec);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) => void, lock: Lock, stop: Stop): Promise<BatchOutcome> {
   const out = cfg.out;
   removeTemp(out);
@@ -228,8 +258,13 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const counts = emptyCounts();
   let meta = readMeta(out);
   if (!meta) refuseForeign(out, headerOf(cfg.spec));
+  // --force: what cannot be resumed with these options is removed before anything is read.
+  if (cfg.force && meta && !resumable(out, meta, cfg)) {
+    note(`limited: ${out} was made with other options: starting it over (--force)`);
+    removeResults(out);
+    meta = null;
+  }
   const existing = loadResults(out, true);
-  const here = { job: cfg.spec, range: cfg.range, shard: cfg.shard, ...(cfg.deals ? { deals: cfg.deals } : {}) };
   const listed = cfg.deals ? new DealSet(part) : null;
   if (cfg.deals) for (const d of cfg.deals) listed!.add(d);
   const total = listed ? listed.size : part.count;
@@ -237,13 +272,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   if (existing && (existing.lines.length > 0 || meta)) {
     // refuseForeign has let through no rows without a sidecar.
     if (!meta) throw new Error(`internal: '${out}' has rows but no sidecar`);
-    // A sample may grow: a file of a deal list resumes under a longer list that holds it.
-    const grows = meta.deals !== undefined && cfg.deals !== undefined && isSubList(meta.deals, cfg.deals);
-    const d = runDifference(grows ? { ...meta, deals: cfg.deals } : meta, here);
-    if (grows && meta.deals!.length < cfg.deals!.length) note(`limited: ${out}: the sample grows from ${meta.deals!.length} to ${cfg.deals!.length} deals`);
+    const d = metaDifference(meta, cfg);
+    if (!d && meta.deals !== undefined && cfg.deals !== undefined && meta.deals.length < cfg.deals.length) note(`limited: ${out}: the sample grows from ${meta.deals!.length} to ${cfg.deals!.length} deals`);
     if (d)
       throw new UserError(
-        `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out`,
+        `'${out}' was made with ${d.option} ${d.a}, not ${d.b}: to resume it give the same options; for a new experiment choose another --out (or give --force to start it over)`,
       );
     if (existing.header === '') throw new UserError(emptyWithSidecar(out, meta));
     try {

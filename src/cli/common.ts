@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { type Command, CommanderError } from 'commander';
+import { type Command, CommanderError, Option } from 'commander';
 import { fileError } from '../batch/fileio.js';
 import {
   type Deal, type Rules, type Size, BOOK, DEAL_FILE_LIMITS, FULL_SIZE, PYSOL, SOLUTION_FILE_LIMITS, UserError, checkSolutionText, dealFromNumber, formatSize, headerMismatch, parseDealFile,
@@ -199,6 +199,46 @@ export function warnWorkers(workers: number): void {
   const cores = availableParallelism();
   if (workers > cores)
     process.stderr.write(`limited: warning: --workers ${workers} is more than the ${plural(cores, 'core')} here: the extra threads only take turns on them\n`);
+}
+
+/**
+ * The notes of a long run, on stderr. The first comes after --workers' warning, which waits for
+ * the first line of work: an error in the options or the directory before it stays one line.
+ */
+export function notesAfterWorkers(workers: number): (text: string) => void {
+  let warned = false;
+  return (text) => {
+    if (!warned) warnWorkers(workers);
+    warned = true;
+    process.stderr.write(text + '\n');
+  };
+}
+
+/** Prints one JSON object on stdout, on one line (what every command's `--json` prints). */
+export function outJson(value: unknown): void {
+  out(JSON.stringify(value));
+}
+
+/** `--json` of a command that prints a result: `what` names the text it replaces. */
+export function addJsonOption(cmd: Command, what = 'the text'): Command {
+  return cmd.option('--json', `print one JSON object on stdout instead of ${what} (fields: docs/cli.md)`);
+}
+
+/**
+ * Options that were renamed: each is kept as a hidden option, so that a command line with the
+ * old name gets one line naming the new one (exit 2) rather than commander's bare "unknown
+ * option". `renamed` maps the old flag to what to give instead: `['--deals', '--from A --count N']`.
+ */
+export function retireOptions(cmd: Command, renamed: readonly (readonly [string, string])[]): Command {
+  for (const [flag] of renamed) cmd.addOption(new Option(`${flag} [value]`).hideHelp());
+  cmd.hook('preAction', (c) => {
+    const given = c.opts();
+    for (const [flag, instead] of renamed) {
+      const key = new Option(flag).attributeName();
+      if (given[key] !== undefined) throw new UserError(`${flag} is not an option any more: give ${instead}`);
+    }
+  });
+  return cmd;
 }
 
 /** A command's help epilogue: `Examples:` and the lines given. */

@@ -79,11 +79,12 @@ export function buildProgram(): Command {
         'limited show 1                            # deal 1 as a player sees it',
         'limited moves 1                           # its legal moves, in move notation',
         'limited deal 1 > deal1.txt                # as a deal file',
-        'limited verify 1 --solution moves.txt     # check a solution',
         'limited solve 1 --max-seconds 10          # solve deal 1 (won, unsolvable or unknown)',
+        'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt   # check a solution',
         'limited solve --pysol 123456              # solve the deal of PySolFC game 123456',
         'limited batch --from 1 --count 1000 --preset fast --max-nodes 50000   # win rate of deals 1-1000, every core',
-        'limited bench --deals 1-200 --heuristics waste,./my-heuristic.js  # compare heuristics on the same deals',
+        'limited bench --from 1 --count 200 --heuristics waste,blend       # compare heuristics on the same deals',
+        'limited experiment winrate --count 200 --sample 10                # how often the game is won, to within an interval',
       ) +
         "\nEach command has its own help with examples: 'limited COMMAND --help'.\n" +
         'Deals: a deal number N (0 to 2^53-1, the same deal for ever), --deal FILE, or --pysol GAME\n' +

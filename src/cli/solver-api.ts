@@ -8,6 +8,8 @@
  * one that has `solvePreset(deal, rules, preset, opts)`, and with one whose `solve()` takes a
  * `preset` option. The options given are always one plain object.
  */
+import { availableParallelism } from 'node:os';
+import { MAX_WORKERS } from '../batch/run.js';
 import { type Deal, type PackedMove, type Rules, UserError, shown } from '../game/index.js';
 import { HEURISTICS } from '../solver/heuristics.js';
 import * as search from '../solver/index.js';
@@ -80,6 +82,13 @@ export function positiveInteger(option: string, text: string): number {
   const n = Number(t);
   if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < 1) throw new UserError(`${option} must be a whole number >= 1, not '${shown(text)}'`);
   return n;
+}
+
+/** `--workers N`: a whole number from 1 to MAX_WORKERS; absent, the number of cores here. Throws UserError. */
+export function workersOption(text: string | undefined): number {
+  const workers = text !== undefined ? positiveInteger('--workers', text) : availableParallelism();
+  if (workers > MAX_WORKERS) throw new UserError(`--workers must be at most ${MAX_WORKERS}, not ${workers}`);
+  return workers;
 }
 
 /** `--max-seconds 2.5`: a finite number > 0. Throws UserError. */

@@ -4,7 +4,7 @@
  * returns an integer score, higher = more promising (the contract is in
  * src/solver/heuristics.ts). This file is under src/, so `npm run build` compiles it and
  *
- *   limited bench --deals 1-200 --heuristics waste,src/compare/example-heuristic.ts
+ *   limited bench --from 1 --count 200 --heuristics waste,src/compare/example-heuristic.ts
  *
  * loads dist/src/compare/example-heuristic.js. Outside this package, compile a .ts first (or
  * write plain JavaScript) and give the .js path.

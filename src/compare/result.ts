@@ -16,6 +16,8 @@ export interface BenchConfig {
   /** Deals per chunk (default: small, since each deal is searched once per heuristic). */
   readonly chunk?: number;
   readonly outDir: string;
+  /** `--force`: an earlier benchmark in outDir is replaced (otherwise refused). */
+  readonly force?: boolean;
   readonly progress: boolean;
   /** The command line, for bench.json and the report. */
   readonly command: string;

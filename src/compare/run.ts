@@ -53,32 +53,34 @@ function isBenchJson(file: string): boolean {
 }
 
 /**
- * An earlier benchmark's files in the directory are replaced (a benchmark does not resume: a
- * run is a new measurement, and `npm run bench` rewrites results/bench), but a file in the way
- * that is not a benchmark's is refused, as batch and merge refuse theirs: a bench.json without
- * "format": "limited-bench/...", or any of the four without a bench.json beside it.
+ * An earlier benchmark's files in the directory are replaced only with `force` (a benchmark
+ * does not resume: a run is a new measurement, and replacing one is a choice), and a file in
+ * the way that is not a benchmark's is refused even so, as batch and merge refuse theirs: a
+ * bench.json without "format": "limited-bench/...", or any of the four without a bench.json
+ * beside it.
  */
-function refuseForeign(files: BenchResult['files']): void {
+function refuseForeign(dir: string, files: BenchResult['files'], force: boolean): void {
   if (existsSync(files.json)) {
     if (!isBenchJson(files.json))
-      throw new UserError(`'${files.json}' exists but is not the report of limited bench (no "format": "${BENCH_FORMAT}"): remove it or choose another --out`);
+      throw new UserError(`'${files.json}' exists but is not the report of limited bench (no "format": "${BENCH_FORMAT}"): remove it or choose another --out-dir`);
+    if (!force) throw new UserError(`'${dir}' holds an earlier benchmark (${files.json}): give --force to replace it, or choose another --out-dir`);
     return;
   }
   for (const f of [files.csv, files.svg, files.txt])
     if (existsSync(f))
-      throw new UserError(`'${f}' exists but has no '${files.json}' beside it, so it is not a file of limited bench: remove it or choose another --out`);
+      throw new UserError(`'${f}' exists but has no '${files.json}' beside it, so it is not a file of limited bench: remove it or choose another --out-dir`);
 }
 
 /**
  * Makes the output directory and checks that its files can be written and are not another's.
  * Throws UserError.
  */
-export function prepareOutDir(dir: string): BenchResult['files'] {
+export function prepareOutDir(dir: string, force = false): BenchResult['files'] {
   const files = { csv: join(dir, 'bench.csv'), svg: join(dir, 'bench.svg'), txt: join(dir, 'bench.txt'), json: join(dir, 'bench.json') };
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`--out '${dir}' is a file, not a directory`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`--out-dir '${dir}' is a file, not a directory`);
   makeDir(dir, `benchmark file '${files.json}'`);
   for (const f of Object.values(files)) checkWritable(f, 'benchmark file');
-  refuseForeign(files);
+  refuseForeign(dir, files, force);
   return files;
 }
 
@@ -103,7 +105,7 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
   if (list.deals.length === 0) throw new UserError('no deals to benchmark');
   if (heuristics.length === 0) throw new UserError('no heuristics to benchmark');
   await checkHeuristics(heuristics, list, rules);
-  const files = prepareOutDir(cfg.outDir);
+  const files = prepareOutDir(cfg.outDir, cfg.force === true);
   const spec = benchSpec(list.source, rules, list.size, heuristics, cfg.solver);
   const H = heuristics.length;
   const labels = heuristics.map((h) => h.label);
@@ -202,13 +204,10 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
   return result;
 }
 
-function writeOutputs(r: BenchResult): void {
+/** What bench.json holds (and `limited bench --json` prints). */
+function benchJson(r: BenchResult): Record<string, unknown> {
   const { list } = r.config;
-  const b = r.spec.budgets;
-  // bench.json first: it marks the others as a benchmark's (refuseForeign), so a run that
-  // fails half-way through writing leaves nothing that the next run refuses.
-  const m = machine();
-  const json = {
+  return {
     format: BENCH_FORMAT,
     tool: 'limited',
     version: toolVersion(),
@@ -217,7 +216,7 @@ function writeOutputs(r: BenchResult): void {
     startedAt: r.startedAt,
     seconds: Math.round(r.seconds * 1000) / 1000,
     workers: r.workers,
-    machine: m,
+    machine: machine(),
     set: {
       name: list.name,
       description: list.description,
@@ -229,12 +228,19 @@ function writeOutputs(r: BenchResult): void {
     },
     rules: r.spec.rules,
     search: r.config.solver.search,
-    budgets: b,
+    budgets: r.spec.budgets,
     heuristics: r.labels,
     signature: { nodes: r.signature, deterministic: r.deterministic },
     figures: r.labels.map((label, h) => ({ heuristic: label, ...r.summaries[h]!, pairedWithFirst: r.paired[h] ?? null })),
   };
-  writeAtomic(r.files.json, JSON.stringify(json, null, 2) + '\n', 'benchmark file');
+}
+
+function writeOutputs(r: BenchResult): void {
+  const { list } = r.config;
+  const b = r.spec.budgets;
+  // bench.json first: it marks the others as a benchmark's (refuseForeign), so a run that
+  // fails half-way through writing leaves nothing that the next run refuses.
+  writeAtomic(r.files.json, JSON.stringify(benchJson(r), null, 2) + '\n', 'benchmark file');
   const records: (string | number)[][] = [[...CSV_COLUMNS]];
   for (let i = 0; i < list.deals.length; i++) {
     for (let h = 0; h < r.labels.length; h++) {

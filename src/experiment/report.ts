@@ -90,23 +90,35 @@ export const TACTICS_COLUMNS = [
   'pi_still_undecided', // of those, still undecided
 ] as const;
 
-const f6 = (x: number): string => x.toFixed(6);
+type TacticsColumn = (typeof TACTICS_COLUMNS)[number];
+/** A row of tactics.csv as an object (`experiment tactics --json`): numbers unrounded, null for the CSV's empty cells. */
+export type TacticsRecord = Record<TacticsColumn, string | number | null>;
+
+export function tacticsRecord(l: TacticsLine): TacticsRecord {
+  const player = l.row.spec.kind === 'play';
+  const p = l.perfect;
+  return {
+    group: l.row.group, row: l.row.name, baseline: l.row.baseline, who: l.row.who, tactics: l.row.tactics, rules: l.row.rules,
+    deals_from: l.row.range.from, deals: l.counts.deals, won: l.counts.won,
+    lost: player ? l.counts.lost : null, unsolvable: player ? null : l.counts.unsolvable, unknown: player ? null : l.counts.unknown,
+    win_rate: l.rate, ci_low: l.low, ci_high: l.high,
+    diff: l.diff?.diff ?? null, diff_low: l.diff?.low ?? null, diff_high: l.diff?.high ?? null,
+    won_only_here: l.diff?.paired.b ?? null, won_only_baseline: l.diff?.paired.c ?? null, seconds: l.seconds,
+    pi_low: p?.rate.estimate.ciLow ?? null, pi_high: p?.rate.estimate.ciHigh ?? null,
+    pi_effect_low: p?.effect?.estimate.ciLow ?? null, pi_effect_high: p?.effect?.estimate.ciHigh ?? null,
+    pi_undecided: p?.rate.estimate.undecided ?? null, pi_sampled: p?.rate.estimate.sampled ?? null, pi_still_undecided: p?.rate.estimate.stillUndecided ?? null,
+  };
+}
+
+export const tacticsRecords = (lines: readonly TacticsLine[]): TacticsRecord[] => lines.map(tacticsRecord);
+
+/** The CSV's rounding: rates and intervals to 6 decimals, seconds to 1. */
+const SIX = new Set<TacticsColumn>(['win_rate', 'ci_low', 'ci_high', 'diff', 'diff_low', 'diff_high', 'pi_low', 'pi_high', 'pi_effect_low', 'pi_effect_high']);
 
 export function tacticsCsv(lines: readonly TacticsLine[]): string {
-  const isPlayer = (l: TacticsLine): boolean => l.row.spec.kind === 'play';
-  return csvText([
-    [...TACTICS_COLUMNS],
-    ...lines.map((l) => [
-      l.row.group, l.row.name, l.row.baseline, l.row.who, l.row.tactics, l.row.rules, l.row.range.from, l.counts.deals, l.counts.won,
-      isPlayer(l) ? l.counts.lost : '', isPlayer(l) ? '' : l.counts.unsolvable, isPlayer(l) ? '' : l.counts.unknown,
-      f6(l.rate), f6(l.low), f6(l.high),
-      l.diff ? f6(l.diff.diff) : '', l.diff ? f6(l.diff.low) : '', l.diff ? f6(l.diff.high) : '',
-      l.diff ? l.diff.paired.b : '', l.diff ? l.diff.paired.c : '', l.seconds.toFixed(1),
-      l.perfect ? f6(l.perfect.rate.estimate.ciLow) : '', l.perfect ? f6(l.perfect.rate.estimate.ciHigh) : '',
-      l.perfect?.effect ? f6(l.perfect.effect.estimate.ciLow) : '', l.perfect?.effect ? f6(l.perfect.effect.estimate.ciHigh) : '',
-      l.perfect ? l.perfect.rate.estimate.undecided : '', l.perfect ? l.perfect.rate.estimate.sampled : '', l.perfect ? l.perfect.rate.estimate.stillUndecided : '',
-    ]),
-  ]);
+  const cell = (k: TacticsColumn, v: string | number | null): string | number =>
+    v === null ? '' : typeof v === 'number' && SIX.has(k) ? v.toFixed(6) : k === 'seconds' && typeof v === 'number' ? v.toFixed(1) : v;
+  return csvText([[...TACTICS_COLUMNS], ...lines.map((l) => { const r = tacticsRecord(l); return TACTICS_COLUMNS.map((k) => cell(k, r[k])); })]);
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(2)} %`;

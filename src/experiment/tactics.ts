@@ -43,6 +43,8 @@ export interface TacticsConfig extends MatrixOptions {
   /** `--only`: groups and row names (all rows when undefined). */
   readonly only?: string;
   readonly progress: boolean;
+  /** `--force`: a chosen row whose file was made with other options is run again from the start (else refused). */
+  readonly force?: boolean;
   /** The command line, for the sidecars and tactics.md. */
   readonly command: string;
   /** Messages for the user (stderr). */
@@ -132,7 +134,7 @@ function refuseForeignFiles(
   if (sidecars.length > 0) return;
   const f = summaryFiles.find((file) => existsSync(file));
   if (f !== undefined)
-    throw new UserError(`'${f}' exists but has no row's sidecar (ROW.meta.json) beside it, so it is not a file of limited experiment tactics: remove it or choose another --out`);
+    throw new UserError(`'${f}' exists but has no row's sidecar (ROW.meta.json) beside it, so it is not a file of limited experiment tactics: remove it or choose another --out-dir`);
 }
 
 export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
@@ -146,9 +148,9 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
   const states = new Map<string, RowState>();
   for (const row of chosen) {
     const st = rowState(row, rowFile(cfg.dir, row));
-    if (st.state === 'other')
+    if (st.state === 'other' && !cfg.force)
       throw new UserError(
-        `${rowFile(cfg.dir, row)} was ${st.why}: give the options of the run that made ${cfg.dir} (--deals, --from, --solver-deals, --solver-nodes, --sampling-deals, --sampling-player, --size), or another --out`,
+        `${rowFile(cfg.dir, row)} was ${st.why}: give the options of the run that made ${cfg.dir} (--from, --count, --solver-count, --sampling-count, --max-nodes, --sampling-player, --size), another --out-dir, or --force to run the row again from the start`,
       );
     states.set(row.name, st);
   }
@@ -165,6 +167,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
       continue;
     }
     if (state === 'noFile') note(`experiment tactics: ${tag}: ${file} is not there (only its sidecar): running the row from the start`);
+    if (state === 'other') note(`experiment tactics: ${tag}: ${file} was made with other options: running the row again from the start (--force)`);
     note(`experiment tactics: ${tag}: ${describe(row)} -> ${file}`);
     const res = await runBatch({
       spec: row.spec,
@@ -175,6 +178,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
       progress: cfg.progress,
       label: `${tag}`,
       command: cfg.command,
+      ...(cfg.force ? { force: true } : {}),
       note,
     });
     if (res.status === 'interrupted') return { status: 'interrupted', signal: res.signal!, lines: [], missing: [], files: [] };

@@ -1,6 +1,6 @@
 import { type Deal } from './deal.js';
 import { type Rules } from './rules.js';
-import { DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, type PackedMove, SRC_DRAW, SRC_WASTE } from './state.js';
+import { DST_FOUNDATION, GEN_ALL, Game, MAX_MOVES, type PackedMove, SRC_DRAW } from './state.js';
 
 /**
  * A winning line made shorter where it takes a card the long way round: round trips through

@@ -6,15 +6,15 @@ import {
 import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_PRESET, SEARCHES } from '../../solver/index.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
-import { type BatchConfig, MAX_CHUNK, MAX_WORKERS, runBatch } from '../../batch/run.js';
+import { type BatchConfig, MAX_CHUNK, runBatch } from '../../batch/run.js';
 import { checkWritable, prepareOut } from '../../batch/fileio.js';
 import { nameSlug, withTag } from '../../batch/names.js';
 import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
-import { examples, out, prefixed, run, warnWorkers } from '../common.js';
-import { defaultPreset, positiveInteger, solverPresets } from '../solver-api.js';
+import { examples, out, outJson, prefixed, run, warnWorkers } from '../common.js';
+import { defaultPreset, positiveInteger, solverPresets, workersOption } from '../solver-api.js';
 import { SEARCH_KINDS, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
 
 export interface BatchCliOptions {
@@ -38,6 +38,8 @@ export interface BatchCliOptions {
   shard?: string;
   shards?: string;
   chunk?: string;
+  force?: boolean;
+  json?: boolean;
   progress?: boolean;
 }
 
@@ -85,8 +87,7 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   // The solver, or a player.
   const spec = jobFromFlags(o, source, rules, size);
   // The pool.
-  const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
-  if (workers > MAX_WORKERS) throw new UserError(`--workers must be at most ${MAX_WORKERS}, not ${workers}`);
+  const workers = workersOption(o.workers);
   const chunk = o.chunk !== undefined ? positiveInteger('--chunk', o.chunk) : undefined;
   if (chunk !== undefined && chunk > MAX_CHUNK) throw new UserError(`--chunk must be at most ${MAX_CHUNK}, not ${chunk}`);
   // The shard and the file.
@@ -98,7 +99,10 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   prepareOut(file);
   if (shard) file = withTag(file, shardTag(shard));
   checkWritable(file);
-  return { spec, range, shard, shardFrom, out: file, workers, ...(chunk !== undefined ? { chunk } : {}), progress: o.progress !== false, command: commandLine(args) };
+  return {
+    spec, range, shard, shardFrom, out: file, workers, ...(chunk !== undefined ? { chunk } : {}), ...(o.force === true ? { force: true } : {}),
+    progress: o.progress !== false, command: commandLine(args),
+  };
 }
 
 /** The solver's options, which a player does not take. */
@@ -150,8 +154,11 @@ export function defaultOut(spec: JobSpec, range: DealRange): string {
   return `results/${parts.join('-')}-${range.from}-${range.from + range.count - 1}.csv`;
 }
 
-/** Runs a batch and prints its summary; sets the exit status (130/143 when interrupted, 3 for a solver bug). */
-export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch'): Promise<void> {
+/**
+ * Runs a batch and prints its summary (with `json`, the summary object of FILE.summary.json);
+ * sets the exit status (130/143 when interrupted, 3 for a solver bug).
+ */
+export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch', json = false): Promise<void> {
   const part = shardPart(cfg.range, cfg.shard);
   const by = cfg.shardFrom && cfg.shardFrom !== '--shard' ? `, from ${cfg.shardFrom}` : '';
   const where = cfg.shard
@@ -184,7 +191,8 @@ export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch')
     process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
     return;
   }
-  out(formatSummary(res.summary, title));
+  if (json) outJson(res.summary);
+  else out(formatSummary(res.summary, title));
 }
 
 export function addBatchSolverOptions(cmd: Command): Command {
@@ -221,6 +229,8 @@ export function registerBatch(program: Command): void {
     .option('--shard <i/n>', 'run shard I of N: the I-th of N contiguous blocks of the range (file name gets .shard-I-of-N)')
     .option('--shards <n>', 'N shards, the shard taken from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)')
     .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32; greedy player: up to 5000)')
+    .option('--force', 'start over when --out was made with other options (otherwise refused; a run with the same options resumes either way)')
+    .option('--json', 'print the summary as one JSON object (the fields of FILE.summary.json) instead of the text')
     .option('--no-progress', 'no progress on stderr')
     .addHelpText(
       'after',
@@ -232,7 +242,7 @@ export function registerBatch(program: Command): void {
         "limited batch --from 1 --count 200 --player sampling:samples=16,nodes=500 --out results/s.csv",
         'limited batch --from 1 --count 1000 --pairing never --max-nodes 100000   # the solver restricted',
         'limited batch --from 1 --count 1000000 --shard 3/10 --out results/m.csv   # writes results/m.shard-03-of-10.csv',
-        'limited merge results/m.shard-*.csv --out results/m.csv',
+        'limited batch --from 1 --count 100 --size 1x5,4x3 --out small.csv --json   # the summary as one JSON object',
       ) +
         `
 One row a deal in the CSV: deal, source, rules, size, job, method, max_nodes, max_seconds,
@@ -248,7 +258,8 @@ a proof), end (won, stopped, blind, cap), home (cards home at the end), cards, m
 redealt (0/1), turned_fifth_blind, nodes (the player's look-ahead), ms.
 
 Resume: run the same command again (same --out): deals already in the file are skipped; a
-kill at any moment loses at most the deals in flight. Different options are refused.
+kill at any moment loses at most the deals in flight. A file made with other options is
+refused, unless --force: then it is removed with its sidecars and the run starts over.
 Determinism: with node budgets only, every column but ms is the same for any --workers,
 --chunk or sharding. With --max-seconds the verdicts depend on the machine and its load.
 Shards: under a Slurm job array (SLURM_ARRAY_TASK_ID/COUNT/MIN) the shard is taken from
@@ -259,7 +270,7 @@ Exit status: 0 done, 2 bad input, 3 a solution that fails to verify (a solver bu
     )
     .action(
       run(async (o: BatchCliOptions) => {
-        await runBatchCommand(batchConfig(o, process.argv.slice(2)));
+        await runBatchCommand(batchConfig(o, process.argv.slice(2)), 'limited batch', o.json === true);
       }),
     );
 }

@@ -1,11 +1,13 @@
 import { type Command, Option } from 'commander';
 import {
-  FULL_SIZE, PYSOL, formatDealFile, formatPysolBoard, formatRules, formatSize, formatSolvitaireDeal, rulesEqual, sizeEqual,
+  FULL_SIZE, PYSOL, UserError, formatCard, formatDealFile, formatPysolBoard, formatRules, formatSize, formatSolvitaireDeal, rulesEqual, sizeEqual,
 } from '../../game/index.js';
-import { type DealSourceOptions, addDealOptions, examples, out, resolveDeal, run } from '../common.js';
+import { type DealSourceOptions, addDealOptions, examples, out, outJson, resolveDeal, run } from '../common.js';
+import { dealJson } from './show.js';
 
 export interface DealOptions extends DealSourceOptions {
   format: 'file' | 'pysol' | 'solvitaire';
+  json?: boolean;
 }
 
 export function registerDeal(program: Command): void {
@@ -19,25 +21,33 @@ export function registerDeal(program: Command): void {
         .choices(['file', 'pysol', 'solvitaire'])
         .default('file'),
     )
+    .option('--json', "print the deal as one JSON object (fields: docs/cli.md) instead of a deal file; not with --format")
     .addHelpText(
       'after',
       examples(
         'limited deal 1                             # deal 1 of the full game (2 packs, 12 columns of 3)',
-        'limited deal 3 --size 1x5,4x3 --rules pysol > small.txt',
-        'limited show --deal small.txt              # read it back',
+        'limited deal 3 --size 1x5,4x3 --rules pysol > small.txt && limited show --deal small.txt   # write a deal file, read it back',
         'limited deal --pysol 123456                # the deal of PySolFC game 123456, as a deal file',
         'limited deal --pysol 123456 --format pysol # ... as a board: Talon:, Waste:, a line a column, exposed card last',
         'limited deal --pysol 7 --format solvitaire > p7.json && solvitaire --type limited --timeout 5000 p7.json',
+        'limited deal 1 --json                      # {deal, source, rules, size, columns, stock}',
       ) +
         "\nDeal numbers (scheme v1) mean the same deal for ever. The output has a 'rules:' line\n" +
         "when --rules is given, the deal file had one, or the deal is --pysol (rules: pysol), and\n" +
         "always a size: line. With --format solvitaire, a note on stderr when the rules are not\n" +
-        "pysol or the size not 2x13 12x3: Solvitaire's 'limited' preset plays those whatever the deal.\n",
+        "pysol or the size not 2x13 12x3: Solvitaire's 'limited' preset plays those whatever the deal.\n" +
+        '--json fields: deal (in words), source (the deal number, or "pysol GAME"; null for a deal\n' +
+        'file without one), rules, size, columns (cards top row first, e.g. "5S"), stock (in the\n' +
+        'order it is dealt).\n',
     )
     .action(
-      run((n: string | undefined, o: DealOptions) => {
+      run((n: string | undefined, o: DealOptions, c: Command) => {
+        if (o.json && c.getOptionValueSource('format') === 'cli') throw new UserError('give --json or --format, not both (--json prints the deal as one JSON object)');
         const r = resolveDeal(n, o);
-        if (o.format === 'pysol') out(formatPysolBoard(r.deal));
+        if (o.json) {
+          const d = r.deal;
+          outJson({ ...dealJson(r), source: d.source ?? null, columns: d.columns.map((col) => col.map(formatCard)), stock: d.stock.map(formatCard) });
+        } else if (o.format === 'pysol') out(formatPysolBoard(r.deal));
         else if (o.format === 'solvitaire') {
           // Solvitaire's `limited` preset plays the pysol rules at full size, whatever the
           // deal was meant for: say so when this one is not that, or the two solvers' verdicts

@@ -8,112 +8,142 @@ import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } fro
 import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
-import { tacticsText } from '../../experiment/report.js';
-import { examples, oneLine, out, prefixed, run, warnWorkers } from '../common.js';
-import { positiveInteger } from '../solver-api.js';
+import { tacticsRecords, tacticsText } from '../../experiment/report.js';
+import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, retireOptions, run, examples } from '../common.js';
+import { positiveInteger, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
 import { WINRATE_DEFAULTS, longBudgets, registerWinrate } from './winrate.js';
 
 export interface TacticsCliOptions {
-  deals: string;
   from: string;
-  workers?: string;
-  out: string;
-  solverDeals: string;
-  freeDeals?: string;
-  solverNodes: string;
+  count: string;
+  solverCount: string;
+  freeCount?: string;
+  samplingCount: string;
+  maxNodes: string;
   sample: string;
   longNodes?: string;
   longSeconds?: string;
   longMemory: string;
   seed: string;
-  samplingDeals: string;
   samplingPlayer: string;
+  workers?: string;
+  outDir: string;
   size?: string;
   only?: string;
+  force?: boolean;
+  json?: boolean;
   progress?: boolean;
 }
 
 export const TACTICS_DEFAULTS = {
-  deals: '10000',
   from: '1',
+  count: '10000',
+  solverCount: '200',
+  samplingCount: '100',
+  maxNodes: '100000',
+  samplingPlayer: 'sampling',
   // Not results/tactics, which holds the real run's sidecars and summary (kept in git): a run
   // with other options there is refused, as it would mix two experiments.
-  out: 'results/tactics-quick',
-  solverDeals: '200',
-  solverNodes: '100000',
+  outDir: 'results/tactics-quick',
   sample: '0',
   longMemory: WINRATE_DEFAULTS.longMemory,
   seed: WINRATE_DEFAULTS.seed,
-  samplingDeals: '100',
-  samplingPlayer: 'sampling',
 } as const;
+
+/**
+ * The subcommands of `limited experiment`, each registered on the parent by its own function
+ * (a new experiment: one more entry here, in a file of its own if it is large).
+ */
+const EXPERIMENTS: readonly ((experiment: Command) => void)[] = [registerWinrate, registerTactics];
 
 export function registerExperiment(program: Command): void {
   const experiment = program
     .command('experiment')
     .description('run a research experiment: winrate (how often a game is won with perfect play, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
-  registerWinrate(experiment);
+  for (const register of EXPERIMENTS) register(experiment);
+  // A usage error names the subcommand's help (main.ts does this for the top-level commands only).
+  for (const cmd of experiment.commands)
+    cmd.configureOutput({
+      outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment ${cmd.name()} --help')\n`),
+    });
+}
+
+function registerTactics(experiment: Command): void {
   const cmd = experiment
     .command('tactics')
     .description('players, solver restrictions and rule variants on the same deals: tactics.csv, tactics.md, tactics.svg')
-    .option('--deals <n>', `deals for each greedy-player row (the real run: 1000000)`, TACTICS_DEFAULTS.deals)
     .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
-    .option('--solver-deals <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverDeals)
-    .option('--free-deals <m>', 'deals of the free game\'s row solver-free (at least --solver-deals; default the same)')
-    .option('--solver-nodes <k>', 'node budget per deal of the solver (preset portfolio): phase 1 of the solver rows', TACTICS_DEFAULTS.solverNodes)
+    .option('--count <n>', `deals for each greedy-player row: deals A to A+N-1 (the real run: 1000000)`, TACTICS_DEFAULTS.count)
+    .option('--solver-count <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverCount)
+    .option('--free-count <m>', 'deals of the free game\'s row solver-free (at least --solver-count; default the same)')
+    .option('--max-nodes <k>', 'node budget per deal of the solver (preset portfolio): phase 1 of the solver rows', TACTICS_DEFAULTS.maxNodes)
     .option('--sample <n>', 'phase 2 of the solver rows: deals each estimate samples from those phase 1 left undecided, solved again at the long budget (0: none)', TACTICS_DEFAULTS.sample)
     .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
     .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds')
     .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
     .option('--seed <word>', 'phase 2: the seed of the deals\' priority that draws the samples', WINRATE_DEFAULTS.seed)
-    .option('--sampling-deals <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingDeals)
+    .option('--sampling-count <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingCount)
     .option('--sampling-player <spec>', 'the sampling player, as --player takes it (e.g. sampling:samples=16,nodes=500)', TACTICS_DEFAULTS.samplingPlayer)
     .option('--only <rows>', 'run only these rows: groups greedy, solver (with rules), rules, sampling, players, or row names, comma-separated')
     .option('--workers <n>', `worker threads (default: the number of cores, ${availableParallelism()} here)`)
-    .option('--out <dir>', 'the directory for ROW.csv per row and the summary files', TACTICS_DEFAULTS.out)
+    .option('--out-dir <dir>', 'the directory for ROW.csv per row and the summary files', TACTICS_DEFAULTS.outDir)
+    .option('--force', 'run again from the start the rows whose files in --out-dir were made with other options (otherwise refused)')
     .option('--size <size>', "deck and layout DxR,CxW (default 2x13,12x3; small sizes for quick trials)")
-    .option('--no-progress', 'no progress on stderr')
+    .option('--no-progress', 'no progress on stderr');
+  addJsonOption(cmd, 'the summary table');
+  retireOptions(cmd, [
+    ['--deals', '--count N (deals for each greedy row)'],
+    ['--solver-deals', '--solver-count N'],
+    ['--free-deals', '--free-count N'],
+    ['--sampling-deals', '--sampling-count N'],
+    ['--solver-nodes', '--max-nodes N'],
+    ['--out', '--out-dir DIR'],
+  ]);
+  cmd
     .addHelpText(
       'after',
       examples(
         'limited experiment tactics                                   # the defaults: a quick look (about 10 min on 2 cores), in results/tactics-quick',
-        'limited experiment tactics --deals 1000000 --solver-deals 2000 --sampling-deals 500 --workers 2 --out results/tactics   # the real run',
-        'limited experiment tactics --only greedy --deals 1000000 --out results/tactics-greedy   # the greedy rows alone',
-        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-deals 500 --out results/tactics-p2',
+        'limited experiment tactics --count 1000000 --solver-count 2000 --sampling-count 500 --workers 2 --out-dir results/tactics   # the real run',
+        'limited experiment tactics --only greedy --count 1000000 --out-dir results/tactics-greedy   # the greedy rows alone',
+        'limited experiment tactics --only solver-free,rules-privileged-2 --solver-count 500 --out-dir results/tactics-p2',
       ) +
         `
-Rows (each one batch run, ROW.csv in --out; the same deal numbers within a group, so each
+Rows (each one batch run, ROW.csv in --out-dir; the same deal numbers within a group, so each
 row's difference from its group's baseline is paired deal by deal):
   greedy    greedy-PAIRING-SPACES: the greedy player, pairing always|cautious|never x spaces
-            eager|hold|never, on --deals deals (default ${TACTICS_DEFAULTS.deals}); baseline greedy-always-eager
+            eager|hold|never, on --count deals (default ${TACTICS_DEFAULTS.count}); baseline greedy-always-eager
   solver    solver-free (baseline) and solver-pairing-never, -pairing-cautious, -spaces-hold,
-            -spaces-never: the solver (perfect information, preset portfolio, --solver-nodes a
-            deal) keeping to a tactic, on --solver-deals deals (default ${TACTICS_DEFAULTS.solverDeals})
+            -spaces-never: the solver (perfect information, preset portfolio, --max-nodes a
+            deal) keeping to a tactic, on --solver-count deals (default ${TACTICS_DEFAULTS.solverCount})
   rules     rules-building-none, -building-suit, -second-deal-none, -privileged-1,2,3,5,6,8:
             the free game under another rule (4 privileged cards is the book's); baseline solver-free
   sampling  sampling-always-eager (baseline), -always-hold, -cautious-eager, -cautious-hold:
-            the sampling player on --sampling-deals deals (default ${TACTICS_DEFAULTS.samplingDeals})
+            the sampling player on --sampling-count deals (default ${TACTICS_DEFAULTS.samplingCount})
 Resume: run the same command again: finished rows are skipped, a half-done one is resumed.
-The summary covers every finished row in --out made with these options (--only runs a subset).
-A file in --out that is not the experiment's is refused before any work: a ROW.csv without
-its ROW.meta.json, or tactics.csv/md/svg where no row has a sidecar.
+A row whose file was made with other options is refused before any work, unless --force
+(then it is run again from the start).
+The summary covers every finished row in --out-dir made with these options (--only runs a subset).
+A file in --out-dir that is not the experiment's is refused before any work, even with
+--force: a ROW.csv without its ROW.meta.json, or tactics.csv/md/svg where no row has a sidecar.
 Files: tactics.csv (a line a row: counts, win rate, 95 % interval, difference from the
 baseline with its 95 % paired interval), tactics.md (the same as one table, with the
 command, machine, date, commit and wall time per row), tactics.svg (a bar chart).
+--json prints {rows, missing, files}: rows as tactics.csv has them (docs/cli.md).
 Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/143 interrupted.
 `,
     )
     .action(
       run(async (o: TacticsCliOptions) => {
         const from = prefixed('--from', () => parseDealNumber(o.from));
-        const deals = positiveInteger('--deals', o.deals);
-        const solverDeals = positiveInteger('--solver-deals', o.solverDeals);
-        const solverNodes = positiveInteger('--solver-nodes', o.solverNodes);
-        const samplingDeals = positiveInteger('--sampling-deals', o.samplingDeals);
-        const freeDeals = o.freeDeals !== undefined ? positiveInteger('--free-deals', o.freeDeals) : solverDeals;
-        if (freeDeals < solverDeals) throw new UserError(`--free-deals ${freeDeals} is fewer than --solver-deals ${solverDeals}: the free game is every other solver row's baseline, on the same deals`);
+        const deals = positiveInteger('--count', o.count);
+        const solverDeals = positiveInteger('--solver-count', o.solverCount);
+        const solverNodes = positiveInteger('--max-nodes', o.maxNodes);
+        const samplingDeals = positiveInteger('--sampling-count', o.samplingCount);
+        const freeDeals = o.freeCount !== undefined ? positiveInteger('--free-count', o.freeCount) : solverDeals;
+        if (freeDeals < solverDeals) throw new UserError(`--free-count ${freeDeals} is fewer than --solver-count ${solverDeals}: the free game is every other solver row's baseline, on the same deals`);
         const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
         const long = longBudgets(o);
         if (o.seed === '') throw new UserError('--seed needs a word (any text)');
@@ -126,23 +156,15 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           throw new UserError(`--sampling-player must be a sampling player, sampling[:key=value,...], not '${o.samplingPlayer}'`);
         prefixed('--sampling-player', () => createPlayer(o.samplingPlayer));
         const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
-        const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
-        if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
-        if (o.out === '' || o.out === '-') throw new UserError('--out needs a directory name');
-        // The warning about --workers comes with the first line of work, after every check of
-        // the options and the directory: an error before it stays the one line it is.
-        let warned = false;
-        const note = (t: string): void => {
-          if (!warned) warnWorkers(workers);
-          warned = true;
-          process.stderr.write(t + '\n');
-        };
+        const workers = workersOption(o.workers);
+        if (o.outDir === '' || o.outDir === '-') throw new UserError('--out-dir needs a directory name');
+        const note = notesAfterWorkers(workers);
         let res;
         try {
           res = await runTactics({
             note,
             from, deals, solverDeals, freeDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size, phase2,
-            dir: o.out, workers, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
+            dir: o.outDir, workers, force: o.force === true, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
             command: commandLine(process.argv.slice(2)),
           });
         } catch (e) {
@@ -154,11 +176,8 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
           return;
         }
+        if (o.json) return outJson({ rows: tacticsRecords(res.lines), missing: res.missing, files: res.files });
         out(tacticsText(res.lines) + (res.missing.length > 0 ? `not in the summary: ${res.missing.map((m) => `${m.name} (${m.why})`).join('; ')}\n` : '') + `files: ${res.files.join(', ')}`);
       }),
     );
-  // A usage error names this command's help (main.ts does this for the top-level commands only).
-  cmd.configureOutput({
-    outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment tactics --help')\n`),
-  });
 }

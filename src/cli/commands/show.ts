@@ -1,12 +1,13 @@
 import { type Command } from 'commander';
-import { type Card, Game, SUIT_SYMBOLS, formatCardSymbol, formatRules, formatSize, plural, replay, verifyText } from '../../game/index.js';
+import { type Card, Game, SUIT_LETTERS, SUIT_SYMBOLS, formatCard, formatCardSymbol, formatRules, formatSize, plural, replay, verifyText } from '../../game/index.js';
 import {
-  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, examples, out, readSolution, resolveDeal, run,
+  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, addJsonOption, examples, out, outJson, readSolution, resolveDeal, run,
   stdinOnce, stdoutColor,
 } from '../common.js';
 
 export interface ShowOptions extends DealSourceOptions {
   after?: string;
+  json?: boolean;
 }
 
 const RED = '\x1b[31m';
@@ -79,6 +80,67 @@ export function formatPosition(g: Game, title: string, color: boolean): string {
   return lines.join('\n') + '\n';
 }
 
+/** What `show --json` prints of a position (cards as `5S`, `TH`; columns top to bottom, the exposed card last). */
+export interface PositionJson {
+  /** 1 in the first deal (waste and stock), 2 in the second (privileged row and pile). */
+  readonly phase: 1 | 2;
+  readonly columns: string[][];
+  /** Columns (1-based, as c1..) whose exposed card covers a pair: it may go only to a foundation. */
+  readonly pairTops: number[];
+  /** By suit S, H, D, C: the top card of each foundation of the suit, null for an empty one. */
+  readonly foundations: Record<string, (string | null)[]>;
+  readonly home: number;
+  readonly total: number;
+  readonly won: boolean;
+  /** First deal: the waste's top card (null when empty) and its number of cards; null in the second deal. */
+  readonly waste: { readonly top: string | null; readonly cards: number } | null;
+  /** First deal: the cards left in the stock; null in the second deal. */
+  readonly stock: number | null;
+  /** Second deal: the privileged row p1.., and the cards face down in the pile; null in the first. */
+  readonly privileged: string[] | null;
+  readonly pile: number | null;
+}
+
+export function positionJson(g: Game): PositionJson {
+  const columns: string[][] = [];
+  const pairTops: number[] = [];
+  for (let c = 0; c < g.columns; c++) {
+    const col: string[] = [];
+    for (let i = 0; i < g.len[c]!; i++) col.push(formatCard(g.cols[c * g.height + i]!));
+    columns.push(col);
+    if (g.len[c]! > 0 && g.isPairTop(c)) pairTops.push(c + 1);
+  }
+  const foundations: Record<string, (string | null)[]> = {};
+  for (let s = 0; s < 4; s++) {
+    const tops: (string | null)[] = [];
+    for (let k = 0; k < g.packs; k++) {
+      const top = g.found[s * g.packs + k]!;
+      tops.push(top === 0 ? null : formatCard((s << 4) | top));
+    }
+    foundations[SUIT_LETTERS[s]!] = tops;
+  }
+  const first = g.phase === 1;
+  const privileged: string[] = [];
+  if (!first) for (let i = 0; i < g.privLen; i++) privileged.push(formatCard(g.privCard(i)));
+  return {
+    phase: first ? 1 : 2, columns, pairTops, foundations, home: g.home, total: g.total, won: g.isWon(),
+    waste: first ? { top: g.wasteLen === 0 ? null : formatCard(g.wasteTop()), cards: g.wasteLen } : null,
+    stock: first ? g.stockSize - g.stockPtr : null,
+    privileged: first ? null : privileged,
+    pile: first ? null : g.wasteLen - g.pileNext,
+  };
+}
+
+/** The deal, rules and size of a command's JSON, as its text title names them. */
+export function dealJson(r: ResolvedDeal): { deal: string; rules: string; size: string } {
+  return { deal: r.label, rules: formatRules(r.rules), size: formatSize(r.deal.size) };
+}
+
+/** The `after` of a command's JSON: the --after file (`<stdin>` for '-') and the moves played from it; null without --after. */
+export function afterJson(after: { file: string; played: number } | undefined): { file: string; moves: number } | null {
+  return after ? { file: after.file === '-' ? '<stdin>' : after.file, moves: after.played } : null;
+}
+
 /** `deal 1 · rules book · size 2x13 12x3`, and how the position was reached. */
 export function positionTitle(r: ResolvedDeal, after?: { file: string; played: number }): string {
   const base = `${r.label[0]!.toUpperCase()}${r.label.slice(1)} · rules ${formatRules(r.rules)} · size ${formatSize(r.deal.size)}`;
@@ -90,7 +152,7 @@ export function positionTitle(r: ResolvedDeal, after?: { file: string; played: n
  * be read or is illegal prints verify's `invalid: ...` line on stderr, sets exit status 1 and
  * returns null. A file whose header names another deal, rules or size gets verify's warning.
  */
-export function gameAfter(r: ResolvedDeal, after: string | undefined): { game: Game; title: string } | null {
+export function gameAfter(r: ResolvedDeal, after: string | undefined): { game: Game; title: string; after?: { file: string; played: number } } | null {
   if (after === undefined) return { game: new Game(r.deal, r.rules), title: positionTitle(r) };
   const result = replay(r.deal, r.rules, readSolution(after, r));
   if (result.error) {
@@ -98,26 +160,31 @@ export function gameAfter(r: ResolvedDeal, after: string | undefined): { game: G
     process.exitCode = EXIT_INVALID;
     return null;
   }
-  return { game: result.game, title: positionTitle(r, { file: after, played: result.played }) };
+  return { game: result.game, title: positionTitle(r, { file: after, played: result.played }), after: { file: after, played: result.played } };
 }
 
 export function registerShow(program: Command): void {
   const cmd = program.command('show').description('show the layout of a deal as a player sees it (columns, foundations, waste, stock)');
-  addDealOptions(cmd)
-    .option('--after <solution>', "show the position after the moves of a solution file (RULES.md notation; '-' reads stdin)")
+  addDealOptions(cmd).option('--after <solution>', "show the position after the moves of a solution file (RULES.md notation; '-' reads stdin)");
+  addJsonOption(cmd, 'the layout')
     .addHelpText(
       'after',
       examples(
         'limited show 1                      # deal 1 of the full game, book rules',
         'limited show 7 --size 1x5,4x3       # small: one pack of A-5, 4 columns of 3',
-        'limited show --deal game.txt        # a deal file',
-        'limited show 1 --after moves.txt    # the position after replaying moves.txt',
+        'limited deal 1 > game.txt && limited show --deal game.txt   # a deal file',
+        'limited solve 4 --size 1x5,4x3 --solution-out win.txt && head -8 win.txt > part.txt && limited show 4 --size 1x5,4x3 --after part.txt',
+        'limited show 1 --json               # the layout as one JSON object',
       ) +
         '\nColumns read top to bottom: the last card of a column is its exposed card. Red suits are\n' +
         'coloured only when stdout is a terminal and NO_COLOR is not set. If --after holds a move\n' +
         "that cannot be read or is illegal, prints the same 'invalid: move K (line L) ...' line as\n" +
         "verify (on stderr) and exits 1. As verify, warns on stderr when a file from 'limited solve\n" +
-        "--solution-out' names in its '#' lines a deal, rules or size other than those shown.\n",
+        "--solution-out' names in its '#' lines a deal, rules or size other than those shown.\n" +
+        '--json fields: deal, rules, size, after ({file, moves} or null), phase (1 or 2), columns\n' +
+        '(cards top to bottom, e.g. "5S"), pairTops, foundations (by suit S H D C: each top card or\n' +
+        'null), home, total, won; waste {top, cards} and stock in the first deal, privileged and\n' +
+        'pile in the second (null in the other).\n',
     )
     .action(
       run((n: string | undefined, o: ShowOptions) => {
@@ -125,6 +192,7 @@ export function registerShow(program: Command): void {
         const r = resolveDeal(n, o);
         const at = gameAfter(r, o.after);
         if (!at) return;
+        if (o.json) return outJson({ ...dealJson(r), after: afterJson(at.after), ...positionJson(at.game) });
         let text = formatPosition(at.game, at.title, stdoutColor());
         if (at.game.isWon()) text += '\nWon: every card is home.\n';
         out(text);

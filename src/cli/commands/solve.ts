@@ -283,7 +283,9 @@ export function describeOptions(opts: CliSolveOptions): string {
   return parts.join(', ');
 }
 
-/** Below this many seconds `formatReport` says that a new process starts slow. */
+/** Below this many seconds a search is too short for its nodes per second to mean a speed. */
+const MEASURE_SECONDS = 0.1;
+/** Below this many seconds (and from MEASURE_SECONDS) `formatReport` says that a new process starts slow. */
 const COLD_SECONDS = 2;
 const COLD_NOTE = "note:               a process's first half second runs slow while V8 compiles (README, 'Solving a deal')";
 
@@ -304,10 +306,15 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions,
     `nodes expanded:     ${rep.nodes}`,
     `states stored:      ${rep.states}`,
     `seconds:            ${rep.seconds.toFixed(3)}`,
-    `nodes per second:   ${rep.nodesPerSecond}`,
-    // A short solve is mostly the process's first half second, before V8 has compiled the
-    // solver's hot code: its nodes per second understate the solver's (README).
-    ...(rep.seconds < COLD_SECONDS ? [COLD_NOTE] : []),
+    // Compared as printed, so that the line agrees with the seconds above it.
+    ...(Number(rep.seconds.toFixed(3)) < MEASURE_SECONDS || rep.nodes === 0
+      ? [`nodes per second:   not measured (a search under ${MEASURE_SECONDS} s)`]
+      : [
+          `nodes per second:   ${rep.nodesPerSecond}`,
+          // A short solve is mostly the process's first half second, before V8 has compiled
+          // the solver's hot code: its nodes per second understate the solver's (README).
+          ...(rep.seconds < COLD_SECONDS ? [COLD_NOTE] : []),
+        ]),
     `bytes per state:    ${rep.bytesPerState.toFixed(1)}`,
     `cards home at best: ${rep.bestHome} of ${rep.cards}`,
   ];
@@ -390,9 +397,9 @@ export function registerSolve(program: Command): void {
         'limited solve --pysol 123456                    # the deal of PySolFC game 123456 (pysol rules)',
         'limited solve 7 --search best --heuristic buried --max-nodes 2000000',
         'limited solve 4 --size 1x5,4x3 --pairing never  # can it be won without ever pairing?',
-        'limited solve --deal game.txt --json            # one JSON object',
+        'limited deal 4 --size 1x5,4x3 > game.txt && limited solve --deal game.txt --json   # one JSON object',
         'limited solve 4 --size 1x5,4x3 --solution-out win.txt && limited verify 4 --size 1x5,4x3 --solution win.txt',
-        'head -3 win.txt > part.txt && limited solve 4 --size 1x5,4x3 --after part.txt   # from a position',
+        'limited solve 4 --size 1x5,4x3 --solution-out win.txt && head -8 win.txt > part.txt && limited solve 4 --size 1x5,4x3 --after part.txt   # from a position',
         'limited solve 3734 --threads 2                  # the prover on two cores, one shared table',
       ) +
         '\nPrints the verdict and the search statistics: nodes expanded, states stored, seconds,\n' +

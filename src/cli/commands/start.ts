@@ -1,41 +1,58 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Command } from 'commander';
-import { examples, run } from '../common.js';
-import { type BatchCliOptions, batchConfig, runBatchCommand } from './batch.js';
+import { removeResults } from '../../batch/csv.js';
+import { examples, notesAfterWorkers, out, run } from '../common.js';
+import { workersOption } from '../solver-api.js';
+import { reportSolutionBug } from './solve.js';
+import { WINRATE_DEFAULTS, type WinrateCliOptions, runWinrate, winratePlan } from './winrate.js';
 
 /**
- * The default experiment (what `npm start` runs): book deals 1-2000 at full size, solved with
- * the `portfolio` preset (a rollout, a best-first search and a depth-first search side by side) at a modest node budget, so that it takes a
- * few minutes on two cores. Deals the budget does not decide are reported as unknown.
+ * The default experiment (what `npm start` runs): a small win-rate estimate of book Limited with
+ * perfect information, a few minutes on two cores, whose first line is an answer about the game
+ * (an interval that holds every deal the budgets leave undecided), not about a budget.
  */
-export const START_OUT = 'results/default.csv';
-const START: BatchCliOptions = { from: '1', count: '2000', rules: 'book', preset: 'portfolio', maxNodes: '100000', out: START_OUT };
-/** The same as a command line: `batch --from 1 --count 2000 ...`. */
-export const START_ARGS = ['batch', ...Object.entries(START).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(v)])];
+export const START_DIR = 'results/start';
+const START: WinrateCliOptions = { ...WINRATE_DEFAULTS, count: '300', sample: '10', longNodes: '10000000', outDir: START_DIR };
+/** The same as a command line: `experiment winrate --count 300 ...`. */
+export const START_ARGS = ['experiment', 'winrate', '--count', START.count, '--sample', START.sample, '--long-nodes', START.longNodes!, '--out-dir', START_DIR];
 
 export function registerStart(program: Command): void {
   program
     .command('start')
-    .description('the default experiment (what npm start runs): book deals 1-2000 on every core, a win rate with its 95 % interval; resumes')
-    .option('--fresh', `start over: remove ${START_OUT} and its sidecars first (otherwise a second run resumes, or just prints the summary)`)
+    .description('the default experiment (what npm start runs): how often book Limited is won with perfect play, estimated on 300 deals in a few minutes; resumes')
+    .option('--fresh', `start over: remove the files of ${START_DIR} first (otherwise a second run resumes, or just prints the answer)`)
     .option('--workers <n>', 'worker threads (default: the number of cores)')
     .option('--no-progress', 'no progress on stderr')
     .addHelpText(
       'after',
-      examples('limited start', 'limited start --fresh', 'npm start                           # builds, then runs this') +
+      examples('limited start', 'limited start --fresh', 'npm start                           # builds when a source changed, then runs this') +
         `\nThe same as: limited ${START_ARGS.join(' ')}\n` +
-        'Book deals 1-2000 at full size, each solved by the portfolio preset (a rollout, a\n' +
-        'best-first search and a depth-first search side by side) with at most 100000 nodes: deals\n' +
-        "it does not decide within the budget are counted as 'unknown', and the 95 %\n" +
-        'interval counts them as lost for its low end and as won for its high end.\n' +
-        "'limited batch --help' has the options for other experiments.\n",
+        'Book deals 1-300 at full size, each solved by the portfolio preset with at most 3,000,000\n' +
+        'nodes (phase 1); then 10 of the deals it left undecided, drawn at random, at 10,000,000\n' +
+        "nodes (phase 2). The first line printed is the answer: the share of deals won with perfect\n" +
+        'play, as a 95 % interval that counts the sampling error and every deal still undecided\n' +
+        "both ways. results/README.md has the answer on 10,000 deals; 'limited experiment winrate\n" +
+        "--help' the options for a larger run.\n",
     )
     .action(
       run(async (o: { fresh?: boolean; workers?: string; progress?: boolean }) => {
-        const opts: BatchCliOptions = { ...START, progress: o.progress !== false, ...(o.workers !== undefined ? { workers: o.workers } : {}) };
+        const workers = workersOption(o.workers);
         const args = [...START_ARGS, ...(o.workers !== undefined ? ['--workers', o.workers] : [])];
-        const cfg = { ...batchConfig(opts, args), fresh: o.fresh === true };
+        const plan = winratePlan(START, args);
+        if (o.fresh) {
+          for (const phase of ['phase1.csv', 'phase2.csv']) removeResults(join(START_DIR, phase));
+          for (const f of ['winrate.md', 'winrate.json']) if (existsSync(join(START_DIR, f))) rmSync(join(START_DIR, f));
+        }
         process.stderr.write(`limited start: the default experiment, the same as: limited ${args.join(' ')}\n`);
-        await runBatchCommand(cfg, 'limited start');
+        let res;
+        try {
+          res = await runWinrate(plan, workers, o.progress !== false, notesAfterWorkers(workers));
+        } catch (e) {
+          if (reportSolutionBug(e)) return;
+          throw e;
+        }
+        if (res) out(`${res.text}\nfiles: ${res.files.join(', ')}`);
       }),
     );
 }

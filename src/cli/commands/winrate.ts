@@ -12,8 +12,8 @@ import { type SolverSpec, solveSpec } from '../../batch/job.js';
 import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
 import { type EstimatorRow, gameWords, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
-import { examples, oneLine, out, prefixed, run, warnWorkers } from '../common.js';
-import { positiveInteger, positiveNumber } from '../solver-api.js';
+import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
+import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug, tacticsFromFlags } from './solve.js';
 
@@ -145,7 +145,7 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
 }
 
 export function registerWinrate(experiment: Command): void {
-  const cmd = experiment
+  experiment
     .command('winrate')
     .description('how often a game is won with perfect play: every deal at a short budget, a random sample of the undecided ones at a long budget, a 95 % interval that counts what stays undecided both ways')
     .option('--rules <rules>', 'a preset (book, pysol) and/or option=value words', WINRATE_DEFAULTS.rules)
@@ -187,14 +187,8 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
     .action(
       run(async (o: WinrateCliOptions) => {
         const plan = winratePlan(o, process.argv.slice(2));
-        const workers = o.workers !== undefined ? positiveInteger('--workers', o.workers) : availableParallelism();
-        if (workers > 1024) throw new UserError(`--workers must be at most 1024, not ${workers}`);
-        let warned = false;
-        const note = (t: string): void => {
-          if (!warned) warnWorkers(workers);
-          warned = true;
-          process.stderr.write(t + '\n');
-        };
+        const workers = workersOption(o.workers);
+        const note = notesAfterWorkers(workers);
         let res;
         try {
           res = await runWinrate(plan, workers, o.progress !== false, note);
@@ -206,7 +200,4 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         out(o.json ? res.json : `${res.text}\nfiles: ${res.files.join(', ')}`);
       }),
     );
-  cmd.configureOutput({
-    outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment winrate --help')\n`),
-  });
 }
