@@ -1,5 +1,5 @@
 // Beam search (search 'beam'): its levels (src/solver/beam.ts) and the search on full-size deals.
-// Its verdicts on small deals are cross-checked with the other searches in test/crosscheck.test.ts.
+// Its verdicts on small deals are cross-checked with the other searches in test/crosscheck.long.test.ts.
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, pysolDeal, verifyMoves } from '../src/game/index.js';
 import seedrandom from 'seedrandom';

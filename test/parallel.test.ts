@@ -18,7 +18,7 @@ const SMALL = { ...GENEROUS, maxMemoryMB: 16 };
 /**
  * The deals cross-checked: numbers 0.. of each size, less those on which the reference search
  * needs more than 40,000 positions under some variant (the cross-check's own skip lists, in
- * test/crosscheck.test.ts).
+ * test/crosscheck.long.test.ts).
  */
 const PLANS = [
   { size: '1x5 4x3', count: 20, skip: [90, 110] },

@@ -1,6 +1,6 @@
 /**
  * Correctness of the perfect-information solver (src/solver) beyond the cross-check
- * (test/crosscheck.test.ts): every win must replay through the verifier, results must be
+ * (test/crosscheck.long.test.ts): every win must replay through the verifier, results must be
  * deterministic, budgets must give `unknown` (never `unsolvable`), the bounds must never call
  * a winning line lost, and a bench signature pins the node count of the default search.
  */

@@ -1,5 +1,5 @@
 /**
- * The command line's view of the solver (src/solver/search.ts): its named presets and one call
+ * The command line's view of the solver (src/solver/): its named presets and one call
  * that solves with or without a preset. Used by `limited solve` and bench/solve.ts.
  *
  * The solver's preset API is looked up at run time (`PRESETS`, `DEFAULT_PRESET`,

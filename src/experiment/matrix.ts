@@ -53,7 +53,7 @@ export interface MatrixOptions {
   readonly size: Size;
 }
 
-/** The solver's preset in the experiment: a rollout, a best-first search and a depth-first search side by side (src/solver/search.ts). */
+/** The solver's preset in the experiment: a rollout, a best-first search and a depth-first search side by side (src/solver/presets.ts). */
 export const SOLVER_PRESET = 'portfolio';
 
 const PAIRINGS = ['always', 'cautious', 'never'] as const;

@@ -11,7 +11,7 @@ const RADIX = 1 << RADIX_BITS;
 const RADIX_MASK = RADIX - 1;
 
 /**
- * The levels of beam search (search 'beam', in search.ts): the states of one level, in the
+ * The levels of beam search (search 'beam', in searches/beam.ts): the states of one level, in the
  * order they are expanded, and the candidates for the next one. All in typed arrays that grow
  * as needed and are kept from level to level and search to search, so a level allocates
  * nothing.

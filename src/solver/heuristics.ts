@@ -56,7 +56,7 @@ function linear(f: (g: Game) => number, weights: Weights): Heuristic {
   return Object.assign(f, { weights });
 }
 
-/** A search uses a heuristic's value floored and clamped to a whole number in [-SCORE_MAX, SCORE_MAX] (search.ts `score`). */
+/** A search uses a heuristic's value floored and clamped to a whole number in [-SCORE_MAX, SCORE_MAX] (searches/tree-search.ts `score`). */
 export const SCORE_MAX = 2 ** 20;
 
 /** Cards home, nothing else. */

@@ -13,7 +13,7 @@ export const LOOK_UNKNOWN = -1;
 
 /**
  * A small perfect-information search from a Game's CURRENT position (the Solver in
- * src/solver/search.ts starts from a deal's first position; the sampling player needs to search
+ * src/solver/solver.ts starts from a deal's first position; the sampling player needs to search
  * from the middle of a game, on a game whose unseen stock it has filled with a guess).
  *
  * The solver's depth-first search (DepthFirst, src/solver/dfs.ts) with its sound reductions:

@@ -29,7 +29,7 @@ import { FULL, MAX_LOAD, MAX_SLOTS, MIN_SLOTS, MIN_STATES, PRESIZE_STATES, homeM
  * it were the first. That can hide a win, never make one (every win is replayed by the verifier
  * from the deal), so it can never make a wrong `won`; but a search that ends exhausted on this
  * table has not proved anything. The solver therefore never reports `unsolvable` from it: it
- * confirms the loss by a depth-first search on the exact table first (search.ts).
+ * confirms the loss by a depth-first search on the exact table first (solver.ts).
  *
  * `bits` (default 48) keeps fewer bits: only for tests, which use a few bits to make collisions
  * common and check that no verdict depends on their absence.
