@@ -13,7 +13,7 @@ import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, reti
 import { positiveInteger, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
-import { WINRATE_DEFAULTS, longBudgets, registerWinrate } from './winrate.js';
+import { WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
 
 export interface TacticsCliOptions {
   from: string;
@@ -71,19 +71,17 @@ export function registerExperiment(program: Command): void {
 }
 
 function registerTactics(experiment: Command): void {
-  const cmd = experiment
-    .command('tactics')
-    .description('players, solver restrictions and rule variants on the same deals: tactics.csv, tactics.md, tactics.svg')
-    .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
-    .option('--count <n>', `deals for each greedy-player row: deals A to A+N-1 (the real run: 1000000)`, TACTICS_DEFAULTS.count)
-    .option('--solver-count <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverCount)
-    .option('--free-count <m>', 'deals of the free game\'s row solver-free (at least --solver-count; default the same)')
-    .option('--max-nodes <k>', 'node budget per deal of the solver (preset portfolio): phase 1 of the solver rows', TACTICS_DEFAULTS.maxNodes)
-    .option('--sample <n>', 'phase 2 of the solver rows: deals each estimate samples from those phase 1 left undecided, solved again at the long budget (0: none)', TACTICS_DEFAULTS.sample)
-    .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
-    .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds')
-    .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
-    .option('--seed <word>', 'phase 2: the seed of the deals\' priority that draws the samples', WINRATE_DEFAULTS.seed)
+  const cmd = addPhase2Options(
+    experiment
+      .command('tactics')
+      .description('players, solver restrictions and rule variants on the same deals: tactics.csv, tactics.md, tactics.svg')
+      .option('--from <a>', 'first deal number of every group', TACTICS_DEFAULTS.from)
+      .option('--count <n>', `deals for each greedy-player row: deals A to A+N-1 (the real run: 1000000)`, TACTICS_DEFAULTS.count)
+      .option('--solver-count <m>', 'deals for each solver row (free game, restrictions, rule variants)', TACTICS_DEFAULTS.solverCount)
+      .option('--free-count <m>', 'deals of the free game\'s row solver-free (at least --solver-count; default the same)')
+      .option('--max-nodes <k>', 'node budget per deal of the solver (preset portfolio): phase 1 of the solver rows', TACTICS_DEFAULTS.maxNodes)
+      .option('--sample <n>', 'phase 2 of the solver rows: deals each estimate samples from those phase 1 left undecided, solved again at the long budget (0: none)', TACTICS_DEFAULTS.sample),
+  )
     .option('--sampling-count <s>', 'deals for each sampling-player row (about a second a game on one core)', TACTICS_DEFAULTS.samplingCount)
     .option('--sampling-player <spec>', 'the sampling player, as --player takes it (e.g. sampling:samples=16,nodes=500)', TACTICS_DEFAULTS.samplingPlayer)
     .option('--only <rows>', 'run only these rows: groups greedy, solver (with rules), rules, sampling, players, or row names, comma-separated')

@@ -144,22 +144,29 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
   return { text: winrateText(res.lines, plan.game), json, files: [md, js, ...plan.rows.flatMap((r) => [r.file1, r.file2])] };
 }
 
-export function registerWinrate(experiment: Command): void {
-  experiment
-    .command('winrate')
-    .description('how often a game is won with perfect play: every deal at a short budget, a random sample of the undecided ones at a long budget, a 95 % interval that counts what stays undecided both ways')
-    .option('--rules <rules>', 'a preset (book, pysol) and/or option=value words', WINRATE_DEFAULTS.rules)
-    .option('--size <size>', 'deck and layout DxR,CxW (default 2x13,12x3)')
-    .option('--from <a>', 'first deal number', WINRATE_DEFAULTS.from)
-    .option('--count <n>', 'deals: --from A --count N estimates over deals A to A+N-1', WINRATE_DEFAULTS.count)
-    .option('--pairing <p>', 'estimate the game restricted to a pairing tactic: cautious or never (default always: free)')
-    .option('--spaces <s>', 'restricted to a spaces tactic: hold or never (default eager: free)')
-    .option('--max-nodes <n>', 'phase 1: node budget a deal (preset portfolio)', WINRATE_DEFAULTS.maxNodes)
-    .option('--sample <n>', 'phase 2: deals drawn from those phase 1 left undecided (0: no phase 2)', WINRATE_DEFAULTS.sample)
+/** Phase 2's budget and seed, the same in `experiment winrate` and `experiment tactics`. */
+export function addPhase2Options(cmd: Command): Command {
+  return cmd
     .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
     .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds (the verdicts then depend on the machine; the interval stays sound)')
     .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
-    .option('--seed <word>', 'the seed of the deals\' random priority that draws the sample', WINRATE_DEFAULTS.seed)
+    .option('--seed <word>', 'phase 2: the seed of the deals\' random priority that draws the sample', WINRATE_DEFAULTS.seed);
+}
+
+export function registerWinrate(experiment: Command): void {
+  addPhase2Options(
+    experiment
+      .command('winrate')
+      .description('how often a game is won with perfect play: every deal at a short budget, a random sample of the undecided ones at a long budget, a 95 % interval that counts what stays undecided both ways')
+      .option('--rules <rules>', 'a preset (book, pysol) and/or option=value words', WINRATE_DEFAULTS.rules)
+      .option('--size <size>', 'deck and layout DxR,CxW (default 2x13,12x3)')
+      .option('--from <a>', 'first deal number', WINRATE_DEFAULTS.from)
+      .option('--count <n>', 'deals: --from A --count N estimates over deals A to A+N-1', WINRATE_DEFAULTS.count)
+      .option('--pairing <p>', 'estimate the game restricted to a pairing tactic: cautious or never (default always: free)')
+      .option('--spaces <s>', 'restricted to a spaces tactic: hold or never (default eager: free)')
+      .option('--max-nodes <n>', 'phase 1: node budget a deal (preset portfolio)', WINRATE_DEFAULTS.maxNodes)
+      .option('--sample <n>', 'phase 2: deals drawn from those phase 1 left undecided (0: no phase 2)', WINRATE_DEFAULTS.sample),
+  )
     .option('--workers <n>', `worker threads, one deal each (default: the number of cores, ${availableParallelism()} here)`)
     .option('--out-dir <dir>', 'the directory for phase1.csv, phase2.csv (with their sidecars), winrate.md and winrate.json (default results/winrate-GAME-A-B)')
     .option('--json', 'print winrate.json instead of the text summary')
