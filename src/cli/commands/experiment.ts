@@ -13,20 +13,14 @@ import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, reti
 import { positiveInteger, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
-import { WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
+import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
 
-export interface TacticsCliOptions {
+export interface TacticsCliOptions extends PhaseCliOptions {
   from: string;
   count: string;
   solverCount: string;
   freeCount?: string;
   samplingCount: string;
-  maxNodes: string;
-  sample: string;
-  longNodes?: string;
-  longSeconds?: string;
-  longMemory: string;
-  seed: string;
   samplingPlayer: string;
   workers?: string;
   outDir: string;

@@ -17,19 +17,23 @@ import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js
 import { commandLine } from './batch.js';
 import { reportSolutionBug, tacticsFromFlags } from './solve.js';
 
-export interface WinrateCliOptions {
-  rules: string;
-  size?: string;
-  from: string;
-  count: string;
-  pairing?: string;
-  spaces?: string;
+/** The options of phase 1's budget and phase 2 (addPhase2Options), as commander gives them. */
+export interface PhaseCliOptions {
   maxNodes: string;
   sample: string;
   longNodes?: string;
   longSeconds?: string;
   longMemory: string;
   seed: string;
+}
+
+export interface WinrateCliOptions extends PhaseCliOptions {
+  rules: string;
+  size?: string;
+  from: string;
+  count: string;
+  pairing?: string;
+  spaces?: string;
   workers?: string;
   outDir?: string;
   json?: boolean;
