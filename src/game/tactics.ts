@@ -2,7 +2,8 @@ import { UserError } from './errors.js';
 import { type Game, type PackedMove, DST_FOUNDATION, SRC_DRAW, SRC_REDEAL } from './state.js';
 
 /**
- * The book's two tactics as named knobs (issue: "how much do pairing and gap-filling matter").
+ * The book's two tactics as named knobs, so that an experiment can say how much pairing and
+ * filling spaces matter.
  *
  * pairing  always   pair whenever it is legal (a player's policy; no restriction for the solver)
  *          cautious never pair onto a column that still holds cards above its exposed card,
