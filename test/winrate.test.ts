@@ -15,7 +15,7 @@ import { runBatch } from '../src/batch/run.js';
 import { readMeta } from '../src/batch/sidecar.js';
 import { moments, twoPhase } from '../src/experiment/estimate.js';
 import { LOST as LOST_CODE, WON as WON_CODE } from '../src/experiment/implications.js';
-import { type EstimatorRow, priority, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
+import { type EstimatorRow, priority, proveSpec, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
 import { expectUsageError, resultRows, runCli, withTempDir } from './cli-helpers.js';
 import { referenceSolve } from './reference.js';
 
@@ -112,6 +112,41 @@ describe('runEstimator, one row', () => {
   });
 });
 
+describe('runEstimator, the prover\'s pass of phase 2', () => {
+  it('solves exactly the sampled deals the long budget left unknown, with the prove preset; its verdicts are the reference truth; it resumes', async () => {
+    const book = parseRules('book');
+    const base = row('proved', book, NO_RESTRICTION, 200, 300, 1_000);
+    const prove = { spec: solveSpec('v1', book, SIZE, proveSpec(300_000, 512, {})), file: join(dir, 'proved.phase2-prove.csv') };
+    const r: EstimatorRow = { ...base, prove };
+    const res = await runEstimator({ rows: [r], sample: 30, seed: 'prove', workers: 2, progress: false, command: 'test', note: quiet, label: 'test' });
+    expect(res.status).toBe('done');
+    const sample = readMeta(r.file2)!.deals!;
+    const v2 = (await readVerdicts(r.file2, r.phase2, r.range)).verdicts;
+    const left = sample.filter((d) => v2[d - 1] !== WON_CODE && v2[d - 1] !== LOST_CODE);
+    expect(left.length).toBeGreaterThan(5);
+    expect(readMeta(prove.file)!.deals).toEqual(left);
+    expect(readMeta(prove.file)!.job.method).toBe('preset=prove');
+    const v3 = (await readVerdicts(prove.file, prove.spec, r.range)).verdicts;
+    // On a deck this small the prover settles every deal the portfolio's 1,000 nodes did not, as the reference says.
+    for (const d of left) {
+      expect(v3[d - 1] === WON_CODE || v3[d - 1] === LOST_CODE, `deal ${d}`).toBe(true);
+      expect(referenceSolve(dealFromNumber(d, SIZE), book).verdict).toBe(v3[d - 1] === WON_CODE ? 'won' : 'unsolvable');
+    }
+    const line = res.lines[0]!;
+    expect(line.settled).toBe(line.estimate.sampled);
+    expect(line.estimate.stillUndecided).toBe(0);
+    // Without the pass the same files give a wider estimate: the deals it settled count both ways.
+    const without = await runEstimator({ rows: [base], sample: 30, seed: 'prove', workers: 1, progress: false, command: 'test', note: quiet, label: 'test', run: false });
+    expect(without.lines[0]!.estimate.stillUndecided).toBe(left.length);
+    expect(without.lines[0]!.estimate.ciHigh - without.lines[0]!.estimate.ciLow).toBeGreaterThan(line.estimate.ciHigh - line.estimate.ciLow);
+    // Run again: nothing is solved, the same estimate.
+    const sessions = readMeta(prove.file)!.sessions.length;
+    const again = await runEstimator({ rows: [r], sample: 30, seed: 'prove', workers: 1, progress: false, command: 'test', note: quiet, label: 'test' });
+    expect(again.lines[0]!.estimate).toEqual(line.estimate);
+    expect(readMeta(prove.file)!.sessions.length).toBe(sessions);
+  });
+});
+
 describe('runEstimator, rows with implications', () => {
   it('verdicts carry between the free game and its restrictions; every phase-2 verdict is the reference truth, and every interval holds the truth of its deals', async () => {
     const book = parseRules('book');
@@ -183,6 +218,20 @@ describe('limited experiment winrate', () => {
     expect(doc.estimates[0]!.estimate.deals).toBe(120);
     expect(doc.estimates[0]!.estimate.sampled).toBeLessThanOrEqual(10);
     expect(j.stderr).toMatch(/resuming .*phase1\.csv: 120 of 120 deals already done/);
+  });
+
+  it('--prove-nodes: the prover\'s pass writes phase2-prove.csv, and the report names it', () => {
+    const out = join(dir, 'cli-prove');
+    const args = ['experiment', 'winrate', '--size', '1x8,4x3', '--count', '120', '--max-nodes', '300', '--sample', '10', '--long-nodes', '1000', '--prove-nodes', '300000', '--long-memory', '256', '--workers', '2', '--out-dir', out, '--no-progress', '--json'];
+    const r = runCli(args);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { phase2: string; rows: { fileProve: string | null }[]; estimates: { estimate: { stillUndecided: number } }[] };
+    expect(doc.phase2).toBe('preset portfolio, 1000 nodes a deal, 256 MB; the deals it leaves unknown then by the prover (preset prove), 300000 nodes a deal');
+    expect(doc.rows[0]!.fileProve).toBe(join(out, 'phase2-prove.csv'));
+    expect(existsSync(join(out, 'phase2-prove.csv'))).toBe(true);
+    expect(doc.estimates[0]!.estimate.stillUndecided).toBe(0);
+    expect(readFileSync(join(out, 'winrate.md'), 'utf8')).toMatch(/--prove-nodes/);
+    expectUsageError(runCli([...args.slice(0, 2), '--prove-nodes', '0']), /--prove-nodes must be a whole number >= 1/);
   });
 
   it('bad options are one line, exit 2', () => {

@@ -198,7 +198,7 @@ export function tacticsMarkdown(lines: readonly TacticsLine[], h: MarkdownHeader
       "Each row's win rate and its difference from the free game under perfect play, by the win-rate estimator (`limited experiment winrate --help`): " +
         'every deal at the budget above (phase 1); verdicts carried between games where one is a subgame of the other (a restriction of the free ' +
         "game's tactics; no second deal within the book's second deal); a random sample of the deals still undecided solved again at a long budget " +
-        '(phase 2). Each 95 % interval holds both the sampling error and the deals still undecided, counted both ways.',
+        '(phase 2; with `--prove-nodes`, then by the prover where that left them unknown). Each 95 % interval holds both the sampling error and the deals still undecided, counted both ways.',
       '',
       '| row | deals | decided in phase 1 (by implication) | undecided | sampled | still undecided | win rate, 95 % | width | difference from solver-free, 95 % | width |',
       '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',

@@ -20,7 +20,7 @@ import { tacticsSvg, tacticsTitles } from './chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
-import { type EstimateLine, type EstimatorRow, runEstimator } from './winrate.js';
+import { type EstimateLine, type EstimatorRow, proveSpec, runEstimator } from './winrate.js';
 import { solveSpec } from '../batch/job.js';
 import { NO_RESTRICTION, UserError, parseRules, parseSize } from '../game/index.js';
 
@@ -31,6 +31,8 @@ export interface Phase2Options {
   readonly longNodes: number;
   readonly longSeconds?: number;
   readonly longMemoryMB: number;
+  /** The prover's pass: the sampled deals the long budget leaves unknown, at this node budget (none: no pass). */
+  readonly proveNodes?: number;
   readonly seed: string;
 }
 
@@ -63,6 +65,8 @@ export interface TacticsOutcome {
 export const rowFile = (dir: string, row: ExperimentRow): string => join(dir, `${row.name}.csv`);
 /** A solver row's phase-2 file (the win-rate estimator's sample at the long budget). */
 export const phase2File = (dir: string, row: ExperimentRow): string => join(dir, `${row.name}.phase2.csv`);
+/** A solver row's file of phase 2's prover's pass. */
+export const proveFile = (dir: string, row: ExperimentRow): string => join(dir, `${row.name}.phase2-prove.csv`);
 
 /**
  * The solver rows as the win-rate estimator's rows: the free game first (every other row's
@@ -85,6 +89,9 @@ export function estimatorRows(dir: string, matrix: readonly ExperimentRow[], p: 
     return {
       name: r.name, rules, tactics, size, range: r.range, phase1: r.spec, phase2: solveSpec('v1', rules, size, long),
       file1: rowFile(dir, r), file2: phase2File(dir, r), ...(r.name !== 'solver-free' ? { baseline: 'solver-free' } : {}),
+      ...(p?.proveNodes !== undefined
+        ? { prove: { spec: solveSpec('v1', rules, size, proveSpec(p.proveNodes, p.longMemoryMB, r.spec.solver.tactics ? { tactics } : {})), file: proveFile(dir, r) } }
+        : {}),
     };
   });
 }

@@ -41,6 +41,9 @@ export interface ReportHeader {
   readonly written: string;
 }
 
+/** A row's results files: phase 1's, phase 2's and its prover's pass's where it has one. */
+export const rowFiles = (r: EstimatorRow): string[] => [r.file1, r.file2, ...(r.prove ? [r.prove.file] : [])];
+
 /** Worker-hours, machines and builds of the files that made the estimate. */
 function costOf(rows: readonly EstimatorRow[]): { hours: number; machines: string[]; commits: string[]; from: string; to: string } {
   let seconds = 0;
@@ -49,7 +52,7 @@ function costOf(rows: readonly EstimatorRow[]): { hours: number; machines: strin
   const starts: string[] = [];
   const ends: string[] = [];
   for (const r of rows)
-    for (const f of [r.file1, r.file2]) {
+    for (const f of rowFiles(r)) {
       let meta: Meta | null = null;
       try {
         meta = readMeta(f);
@@ -100,7 +103,7 @@ export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader,
     );
   }
   out.push('', '## Games', '');
-  for (const r of h.rows) out.push(`- **${r.name}**: ${r.phase1.rules}${r.phase1.method.includes('pairing=') ? `, ${r.phase1.method.split(' ').filter((w) => /^(pairing|spaces)=/.test(w)).join(' ')}` : ''}, deals ${formatRange(r.range)}; files ${r.file1}, ${r.file2}`);
+  for (const r of h.rows) out.push(`- **${r.name}**: ${r.phase1.rules}${r.phase1.method.includes('pairing=') ? `, ${r.phase1.method.split(' ').filter((w) => /^(pairing|spaces)=/.test(w)).join(' ')}` : ''}, deals ${formatRange(r.range)}; files ${rowFiles(r).join(', ')}`);
   out.push('', '## Method', '', ...WINRATE_METHOD.split('\n'));
   return out.join('\n') + '\n';
 }
@@ -119,7 +122,10 @@ export const WINRATE_METHOD = `Deal numbers are a random sample of all deals (RU
    has a random priority (seedrandom of the seed and the deal number), and the sample is the
    undecided deals of lowest priority, so it is fixed before phase 2 runs and the same priority
    serves every estimate. Each sampled deal is solved again at the long budget (for a difference,
-   in both games where needed), and the implications applied again.
+   in both games where needed), and the implications applied again. With \`--prove-nodes\`, a
+   sampled deal the long budget left unknown is solved once more by the prover (the \`prove\`
+   preset: depth-first search on exact keys with LockBound at every position), which proves
+   deals lost that the portfolio does not; the sample is the same, only more of it is settled.
 4. **The estimate.** With N deals, S the sum of the values of the decided ones (1 won, 0 lost;
    for a difference, the row's value less the baseline's), U undecided, n sampled with mean ȳ:
    Ŷ = (S + U·ȳ)/N, computed with each deal still undecided after phase 2 counted as lost (its
@@ -168,7 +174,9 @@ export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, gam
       seed: h.seed,
       written: h.written,
       cost: costOf(h.rows),
-      rows: h.rows.map((r) => ({ name: r.name, rules: r.phase1.rules, method: r.phase1.method, range: r.range, file1: r.file1, file2: r.file2, baseline: r.baseline ?? null })),
+      rows: h.rows.map((r) => ({
+        name: r.name, rules: r.phase1.rules, method: r.phase1.method, range: r.range, file1: r.file1, file2: r.file2, fileProve: r.prove?.file ?? null, baseline: r.baseline ?? null,
+      })),
       estimates: lines,
     },
     null,

@@ -9,7 +9,10 @@
  * form one stratum, and phase 2 solves a simple random sample of them at a long budget: the
  * first n of them in the order of a seeded random priority of each deal (the same priority for
  * every estimate, so that the samples overlap and share their solves). Each row's phase-2 deals
- * are one more batch with a deal list (ROW's phase-2 CSV), so both phases resume like any batch.
+ * are one more batch with a deal list (ROW's phase-2 CSV), so both phases resume like any batch;
+ * where a row has a prover's pass, the sampled deals still unknown after it are one more (ROW's
+ * phase-2 prove CSV): the portfolio finds most wins, the prover most proofs, and a verdict is a
+ * verdict, so the pass only settles more of a sample that phase 1 alone drew.
  * The rows' phase 2 runs in the matrix's order, free game first: a loss it proves falls to every
  * restricted row below it, and the deals that settles are not solved again. estimate.ts turns
  * the verdicts into estimates and intervals.
@@ -17,7 +20,7 @@
 import { existsSync } from 'node:fs';
 import seedrandom from 'seedrandom';
 import { type Rules, type Size, type Tactics, UserError, formatRules } from '../game/index.js';
-import { type JobSpec } from '../batch/job.js';
+import { type JobSpec, type SolverSpec } from '../batch/job.js';
 import { forEachRow } from '../batch/rows.js';
 import { type DealRange, formatRange, rangeLast } from '../batch/range.js';
 import { readMeta } from '../batch/sidecar.js';
@@ -40,6 +43,11 @@ export interface EstimatorRow {
   readonly phase2: JobSpec;
   readonly file1: string;
   readonly file2: string;
+  /**
+   * The prover's pass of phase 2 (none: no pass): the sampled deals the long budget left unknown
+   * are solved again with this job (the `prove` preset), into this file.
+   */
+  readonly prove?: { readonly spec: JobSpec; readonly file: string };
   /** The row this one's difference is taken from (undefined: none). */
   readonly baseline?: string;
 }
@@ -59,8 +67,8 @@ export interface EstimatorConfig {
   /**
    * false: run no batch, only read what the files hold (phase 1 must be finished). A row's
    * phase-2 deals are known only once every row before it has finished its phase 2, so from the
-   * first row whose phase 2 is not finished on, the sampled deals keep their phase-1 verdicts
-   * (counted both ways).
+   * first row whose phase 2 (or its prover's pass) is not finished on, the sampled deals keep
+   * their phase-1 verdicts (counted both ways).
    */
   readonly run?: boolean;
 }
@@ -85,6 +93,11 @@ export interface EstimatorOutcome {
   readonly status: 'done' | 'interrupted';
   readonly signal?: NodeJS.Signals;
   readonly lines: readonly EstimateLine[];
+}
+
+/** The prover's pass of phase 2 as a solver spec: the `prove` preset at a node budget, in a memory cap. */
+export function proveSpec(nodes: number, memory: number, restricted: { readonly tactics?: Tactics }): SolverSpec {
+  return { preset: 'prove', maxNodes: nodes, maxMemoryMB: memory, ...restricted };
 }
 
 /** A deal's random priority in [0, 1): the sample of an estimate is its undecided deals of lowest priority. */
@@ -199,10 +212,10 @@ function sampleOf(table: Table, t: Target, n: number, seed: string): { undecided
   return { undecided, sample: ranked.slice(0, n).map((x) => x.d).sort((a, b) => a - b) };
 }
 
-/** Is a row's phase-2 file there and finished, with these deals and its job? */
-function phaseDone(row: EstimatorRow, deals: readonly number[]): boolean {
-  const meta = readMeta(row.file2);
-  return meta !== null && meta.complete && existsSync(row.file2) && runDifference(meta, { job: row.phase2, range: row.range, shard: null, deals }) === null;
+/** Is a row's phase-2 file (or its prover's pass's) there and finished, with these deals and its job? */
+function phaseDone(row: EstimatorRow, file: string, spec: JobSpec, deals: readonly number[]): boolean {
+  const meta = readMeta(file);
+  return meta !== null && meta.complete && existsSync(file) && runDifference(meta, { job: spec, range: row.range, shard: null, deals }) === null;
 }
 
 async function readPhase(row: EstimatorRow, file: string, spec: JobSpec, table: Table, r: number, deals?: readonly number[]): Promise<void> {
@@ -226,15 +239,15 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
   const note = cfg.note ?? ((t: string) => process.stderr.write(t + '\n'));
   const { rows } = cfg;
   const targets = targetsOf(rows);
-  const batch = (row: EstimatorRow, phase: 1 | 2, deals?: readonly number[]): Promise<BatchOutcome> =>
+  const batch = (row: EstimatorRow, phase: string, spec: JobSpec, out: string, deals?: readonly number[]): Promise<BatchOutcome> =>
     runBatch({
-      spec: phase === 1 ? row.phase1 : row.phase2,
+      spec,
       range: row.range,
       shard: null,
-      out: phase === 1 ? row.file1 : row.file2,
+      out,
       workers: cfg.workers,
       progress: cfg.progress,
-      label: `${cfg.label} ${row.name} phase ${phase}`,
+      label: `${cfg.label} ${row.name} ${phase}`,
       command: cfg.command,
       note,
       ...(deals ? { deals } : {}),
@@ -246,7 +259,7 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
   for (const row of rows) {
     if (!running) continue;
     note(`${cfg.label}: ${row.name}: phase 1, deals ${formatRange(row.range)} -> ${row.file1}`);
-    const o = await batch(row, 1);
+    const o = await batch(row, 'phase 1', row.phase1, row.file1);
     if (o.status === 'interrupted') return interrupted(o);
   }
   const table = new Table(rows);
@@ -268,13 +281,24 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
       if (running) note(`${cfg.label}: ${row.name}: phase 2 has nothing to solve`);
       continue;
     }
-    if (running) {
-      note(`${cfg.label}: ${row.name}: phase 2, ${deals.length} sampled deal${deals.length === 1 ? '' : 's'} -> ${row.file2}`);
-      const o = await batch(row, 2, deals);
-      if (o.status === 'interrupted') return interrupted(o);
-    } else if (!phaseDone(row, deals)) break;
-    await readPhase(row, row.file2, row.phase2, table, r, deals);
-    for (const d of deals) table.closeDeal(d);
+    const passes = [{ phase: 'phase 2', spec: row.phase2, file: row.file2 }, ...(row.prove ? [{ phase: 'phase 2 prover', ...row.prove }] : [])];
+    let done = true;
+    for (const [k, p] of passes.entries()) {
+      // The prover's pass takes the sampled deals that the long budget left unknown.
+      const these = k === 0 ? deals : deals.filter((d) => table.get(r, d) === UNKNOWN);
+      if (these.length === 0) break;
+      if (running) {
+        note(`${cfg.label}: ${row.name}: ${p.phase}, ${these.length} sampled deal${these.length === 1 ? '' : 's'} -> ${p.file}`);
+        const o = await batch(row, p.phase, p.spec, p.file, these);
+        if (o.status === 'interrupted') return interrupted(o);
+      } else if (!phaseDone(row, p.file, p.spec, these)) {
+        done = false;
+        break;
+      }
+      await readPhase(row, p.file, p.spec, table, r, these);
+      for (const d of these) table.closeDeal(d);
+    }
+    if (!done) break;
   }
 
   const lines: EstimateLine[] = plans.map(({ t, undecided, sample }) => {

@@ -139,7 +139,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
         const long = longBudgets(o);
         if (o.seed === '') throw new UserError('--seed needs a word (any text)');
-        const phase2 = { sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory, seed: o.seed };
+        const phase2 = { sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory, ...(long.prove !== undefined ? { proveNodes: long.prove } : {}), seed: o.seed };
         const most = Math.max(deals, freeDeals, samplingDeals);
         // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
         if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);

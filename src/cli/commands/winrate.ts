@@ -10,8 +10,8 @@ import {
 } from '../../game/index.js';
 import { type SolverSpec, solveSpec } from '../../batch/job.js';
 import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
-import { type EstimatorRow, gameWords, runEstimator } from '../../experiment/winrate.js';
-import { type ReportHeader, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
+import { type EstimatorRow, gameWords, proveSpec, runEstimator } from '../../experiment/winrate.js';
+import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
 import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
 import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
@@ -24,6 +24,7 @@ export interface PhaseCliOptions {
   longNodes?: string;
   longSeconds?: string;
   longMemory: string;
+  proveNodes?: string;
   seed: string;
 }
 
@@ -51,11 +52,25 @@ export const WINRATE_DEFAULTS = {
   seed: 'winrate',
 } as const;
 
-/** Phase 2's budgets: --long-nodes (its default unless --long-seconds comes alone), --long-seconds, --long-memory. */
-export function longBudgets(o: { longNodes?: string; longSeconds?: string; longMemory: string }): { nodes?: number; seconds?: number; memory: number } {
+/**
+ * Phase 2's budgets: --long-nodes (its default unless --long-seconds comes alone), --long-seconds,
+ * --long-memory, and the prover's pass's --prove-nodes (none when not given).
+ */
+export function longBudgets(o: { longNodes?: string; longSeconds?: string; longMemory: string; proveNodes?: string }): { nodes?: number; seconds?: number; memory: number; prove?: number } {
   const seconds = o.longSeconds !== undefined ? positiveNumber('--long-seconds', o.longSeconds) : undefined;
   const nodes = o.longNodes !== undefined ? positiveInteger('--long-nodes', o.longNodes) : seconds === undefined ? Number(WINRATE_DEFAULTS.longNodes) : undefined;
-  return { ...(nodes !== undefined ? { nodes } : {}), ...(seconds !== undefined ? { seconds } : {}), memory: positiveNumber('--long-memory', o.longMemory) };
+  const prove = o.proveNodes !== undefined ? positiveInteger('--prove-nodes', o.proveNodes) : undefined;
+  return {
+    ...(nodes !== undefined ? { nodes } : {}),
+    ...(seconds !== undefined ? { seconds } : {}),
+    memory: positiveNumber('--long-memory', o.longMemory),
+    ...(prove !== undefined ? { prove } : {}),
+  };
+}
+
+/** Phase 2's words in a report: `preset portfolio, 30000000 nodes a deal, 4096 MB; then ...`. */
+export function phase2Words(long: string, memory: number, prove: number | undefined): string {
+  return `preset portfolio, ${long} a deal, ${memory} MB${prove !== undefined ? `; the deals it leaves unknown then by the prover (preset prove), ${prove} nodes a deal` : ''}`;
 }
 
 /** What one estimate runs: its game, its phases' budgets, its files. */
@@ -79,7 +94,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
   const tactics: Tactics = tacticsFromFlags(o) ?? NO_RESTRICTION;
   const short = positiveInteger('--max-nodes', o.maxNodes);
   const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
-  const { seconds: longSeconds, nodes: longNodes, memory: longMemory } = longBudgets(o);
+  const { seconds: longSeconds, nodes: longNodes, memory: longMemory, prove: proveNodes } = longBudgets(o);
   const seed = o.seed;
   if (seed === '') throw new UserError('--seed needs a word (any text)');
   const game = gameWords(rules, tactics);
@@ -107,6 +122,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
     phase2: solveSpec('v1', rules, size, phase2),
     file1: join(dir, 'phase1.csv'),
     file2: join(dir, 'phase2.csv'),
+    ...(proveNodes !== undefined ? { prove: { spec: solveSpec('v1', rules, size, proveSpec(proveNodes, longMemory, restricted)), file: join(dir, 'phase2-prove.csv') } } : {}),
   };
   const long = [longNodes !== undefined && longNodes < 1e15 ? `${longNodes} nodes` : '', longSeconds !== undefined ? `${longSeconds} s` : ''].filter((x) => x).join(' and ');
   return {
@@ -119,7 +135,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
       command: commandLine(args),
       title: `How often Limited (${game}${sizeEqual(size, FULL_SIZE) ? '' : `, size ${formatSize(size)}`}) can be won with perfect information`,
       phase1: `preset portfolio, ${short} nodes a deal`,
-      phase2: `preset portfolio, ${long} a deal, ${longMemory} MB`,
+      phase2: phase2Words(long, longMemory, proveNodes),
       sample,
       seed,
       rows: [row],
@@ -145,7 +161,7 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
   const json = winrateJson(res.lines, header, plan.game);
   writeAtomic(md, winrateMarkdown(res.lines, header, plan.game), 'experiment file');
   writeAtomic(js, json, 'experiment file');
-  return { text: winrateText(res.lines, plan.game), json, files: [md, js, ...plan.rows.flatMap((r) => [r.file1, r.file2])] };
+  return { text: winrateText(res.lines, plan.game), json, files: [md, js, ...plan.rows.flatMap(rowFiles)] };
 }
 
 /** Phase 2's budget and seed, the same in `experiment winrate` and `experiment tactics`. */
@@ -154,6 +170,7 @@ export function addPhase2Options(cmd: Command): Command {
     .option('--long-nodes <n>', `phase 2: node budget a deal (default ${WINRATE_DEFAULTS.longNodes}, or none with --long-seconds alone)`)
     .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds (the verdicts then depend on the machine; the interval stays sound)')
     .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
+    .option('--prove-nodes <n>', 'phase 2: the sampled deals the long budget leaves unknown are solved again by the prover (preset prove: depth-first search on exact keys, LockBound at every position) at N nodes a deal in --long-memory (default: not)')
     .option('--seed <word>', 'phase 2: the seed of the deals\' random priority that draws the sample', WINRATE_DEFAULTS.seed);
 }
 
