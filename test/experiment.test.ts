@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { pairedDifference, wilsonHigh, wilsonLow } from '../src/batch/stats.js';
 import { TACTICS_COLUMNS } from '../src/experiment/report.js';
+import { type ChartLine, tacticsSvg } from '../src/experiment/chart.js';
+import { type Group } from '../src/experiment/matrix.js';
 import { type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;
@@ -338,5 +340,47 @@ describe('limited experiment tactics', () => {
   it('an output directory that cannot be made is one line, exit 2', () => {
     writeFileSync(join(dir, 'plain'), 'x');
     expectUsageError(runCli([...TINY, '--out-dir', join(dir, 'plain', 'sub')]), /cannot write experiment file .*: .*not a directory/);
+  });
+});
+
+describe('tactics.svg: a second panel for the rows a 0-100 % axis cannot show', () => {
+  const line = (group: Group, name: string, baseline: string, rate: number, low: number, high: number): ChartLine => ({
+    row: { group, name, baseline },
+    counts: { deals: 1000 },
+    rate,
+    low,
+    high,
+    diff: null,
+  });
+  const greedy = [line('greedy', 'g-a', 'g-a', 0.08, 0.075, 0.085), line('greedy', 'g-b', 'g-a', 0.004, 0.003, 0.005)];
+  const solver = [line('solver', 's-free', 's-free', 0.9, 0.85, 0.95), line('solver', 's-low', 's-free', 0.1, 0.05, 0.3)];
+  const widths = (svg: string, cls: string) => new Map([...svg.matchAll(new RegExp(`<rect class="${cls}" data-row="([^"]+)" x="[\\d.]+" y="[\\d.]+" width="([\\d.]+)"`, 'g'))].map((m) => [m[1]!, Number(m[2])]));
+
+  it('draws the groups whose intervals end below 15 % again on their own axis, each row once as a bar', () => {
+    const svg = tacticsSvg({ title: 't', subtitle: [], lines: [...greedy, ...solver] });
+    expectWellFormed(svg);
+    const main = widths(svg, 'bar');
+    const zoom = widths(svg, 'zoom-bar');
+    expect([...main.keys()]).toEqual(['g-a', 'g-b', 's-free', 's-low']);
+    // s-low's interval reaches 30 %: its group stays in the main panel only.
+    expect([...zoom.keys()]).toEqual(['g-a', 'g-b']);
+    expect(svg.match(/<g class="zoom-whisker"/g)).toHaveLength(2);
+    expect(svg.match(/<line class="zoom-baseline"/g)).toHaveLength(1);
+    expect(svg).toContain('the rows whose intervals end below 15 %, again at a finer scale');
+    // The same rates, a longer scale: 8 % of a 0-10 % axis against 8 % of a 0-100 % one.
+    expect(zoom.get('g-a')! / zoom.get('g-b')!).toBeCloseTo(main.get('g-a')! / main.get('g-b')!, 0);
+    expect(zoom.get('g-a')!).toBeGreaterThan(8 * main.get('g-a')!);
+    // Its axis ends at the first tick (of 2 %) past the highest interval end, 8.5 %.
+    expect(svg).toMatch(/>10 %<\/text>/);
+    const height = Number(svg.match(/<svg [^>]*height="(\d+)"/)![1]);
+    expect(height).toBeGreaterThan(Number(tacticsSvg({ title: 't', subtitle: [], lines: solver }).match(/<svg [^>]*height="(\d+)"/)![1]) + 80);
+  });
+
+  it('draws one panel when the main axis is short already, or no group is that low', () => {
+    for (const lines of [greedy, solver]) {
+      const svg = tacticsSvg({ title: 't', subtitle: [], lines });
+      expect(svg).not.toContain('zoom-');
+      expect(widths(svg, 'bar').size).toBe(lines.length);
+    }
   });
 });
