@@ -15,7 +15,7 @@ import { runBatch } from '../src/batch/run.js';
 import { readMeta } from '../src/batch/sidecar.js';
 import { moments, twoPhase } from '../src/experiment/estimate.js';
 import { LOST as LOST_CODE, WON as WON_CODE } from '../src/experiment/implications.js';
-import { type EstimatorRow, priority, proveSpec, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
+import { type EstimatorRow, priority, provePass, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
 import { expectUsageError, resultRows, runCli, withTempDir } from './cli-helpers.js';
 import { referenceSolve } from './reference.js';
 
@@ -116,7 +116,7 @@ describe('runEstimator, the prover\'s pass of phase 2', () => {
   it('solves exactly the sampled deals the long budget left unknown, with the prove preset; its verdicts are the reference truth; it resumes', async () => {
     const book = parseRules('book');
     const base = row('proved', book, NO_RESTRICTION, 200, 300, 1_000);
-    const prove = { spec: solveSpec('v1', book, SIZE, proveSpec(300_000, 512, {})), file: join(dir, 'proved.phase2-prove.csv') };
+    const prove = provePass(book, SIZE, 300_000, 512, {}, join(dir, 'proved.phase2-prove.csv'));
     const r: EstimatorRow = { ...base, prove };
     const res = await runEstimator({ rows: [r], sample: 30, seed: 'prove', workers: 2, progress: false, command: 'test', note: quiet, label: 'test' });
     expect(res.status).toBe('done');
@@ -230,7 +230,11 @@ describe('limited experiment winrate', () => {
     expect(doc.rows[0]!.fileProve).toBe(join(out, 'phase2-prove.csv'));
     expect(existsSync(join(out, 'phase2-prove.csv'))).toBe(true);
     expect(doc.estimates[0]!.estimate.stillUndecided).toBe(0);
-    expect(readFileSync(join(out, 'winrate.md'), 'utf8')).toMatch(/--prove-nodes/);
+    // Not the command line's words: the phase's own and the file list of its game.
+    const md = readFileSync(join(out, 'winrate.md'), 'utf8');
+    expect(md).toContain('then by the prover (preset prove), 300000 nodes a deal');
+    const games = md.split('\n').find((l) => l.startsWith('- **book**:'));
+    expect(games).toContain(`files ${['phase1.csv', 'phase2.csv', 'phase2-prove.csv'].map((f) => join(out, f)).join(', ')}`);
     expectUsageError(runCli([...args.slice(0, 2), '--prove-nodes', '0']), /--prove-nodes must be a whole number >= 1/);
   });
 

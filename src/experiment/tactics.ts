@@ -20,7 +20,7 @@ import { tacticsSvg, tacticsTitles } from './chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
-import { type EstimateLine, type EstimatorRow, proveSpec, runEstimator } from './winrate.js';
+import { type EstimateLine, type EstimatorRow, provePass, runEstimator } from './winrate.js';
 import { solveSpec } from '../batch/job.js';
 import { NO_RESTRICTION, UserError, parseRules, parseSize } from '../game/index.js';
 
@@ -79,19 +79,18 @@ export function estimatorRows(dir: string, matrix: readonly ExperimentRow[], p: 
     const rules = parseRules(r.spec.rules);
     const tactics = r.spec.solver.tactics ?? NO_RESTRICTION;
     const size = parseSize(r.spec.size);
+    const restricted = r.spec.solver.tactics ? { tactics } : {};
     const long = {
       preset: SOLVER_PRESET,
       maxNodes: p?.longNodes ?? 1,
       ...(p?.longSeconds !== undefined ? { maxSeconds: p.longSeconds } : {}),
       maxMemoryMB: p?.longMemoryMB ?? 1,
-      ...(r.spec.solver.tactics ? { tactics } : {}),
+      ...restricted,
     };
     return {
       name: r.name, rules, tactics, size, range: r.range, phase1: r.spec, phase2: solveSpec('v1', rules, size, long),
       file1: rowFile(dir, r), file2: phase2File(dir, r), ...(r.name !== 'solver-free' ? { baseline: 'solver-free' } : {}),
-      ...(p?.proveNodes !== undefined
-        ? { prove: { spec: solveSpec('v1', rules, size, proveSpec(p.proveNodes, p.longMemoryMB, r.spec.solver.tactics ? { tactics } : {})), file: proveFile(dir, r) } }
-        : {}),
+      ...(p?.proveNodes !== undefined ? { prove: provePass(rules, size, p.proveNodes, p.longMemoryMB, restricted, proveFile(dir, r)) } : {}),
     };
   });
 }

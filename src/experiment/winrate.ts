@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs';
 import seedrandom from 'seedrandom';
 import { type Rules, type Size, type Tactics, UserError, formatRules } from '../game/index.js';
-import { type JobSpec, type SolverSpec } from '../batch/job.js';
+import { type JobSpec, type SolverSpec, solveSpec } from '../batch/job.js';
 import { forEachRow } from '../batch/rows.js';
 import { type DealRange, formatRange, rangeLast } from '../batch/range.js';
 import { readMeta } from '../batch/sidecar.js';
@@ -95,9 +95,10 @@ export interface EstimatorOutcome {
   readonly lines: readonly EstimateLine[];
 }
 
-/** The prover's pass of phase 2 as a solver spec: the `prove` preset at a node budget, in a memory cap. */
-export function proveSpec(nodes: number, memory: number, restricted: { readonly tactics?: Tactics }): SolverSpec {
-  return { preset: 'prove', maxNodes: nodes, maxMemoryMB: memory, ...restricted };
+/** A row's prover's pass of phase 2: the `prove` preset at a node budget, in a memory cap, into `file`. */
+export function provePass(rules: Rules, size: Size, nodes: number, memory: number, restricted: { readonly tactics?: Tactics }, file: string): { spec: JobSpec; file: string } {
+  const solver: SolverSpec = { preset: 'prove', maxNodes: nodes, maxMemoryMB: memory, ...restricted };
+  return { spec: solveSpec('v1', rules, size, solver), file };
 }
 
 /** A deal's random priority in [0, 1): the sample of an estimate is its undecided deals of lowest priority. */

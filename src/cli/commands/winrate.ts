@@ -10,7 +10,7 @@ import {
 } from '../../game/index.js';
 import { type SolverSpec, solveSpec } from '../../batch/job.js';
 import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
-import { type EstimatorRow, gameWords, proveSpec, runEstimator } from '../../experiment/winrate.js';
+import { type EstimatorRow, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
 import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
 import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
@@ -122,7 +122,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
     phase2: solveSpec('v1', rules, size, phase2),
     file1: join(dir, 'phase1.csv'),
     file2: join(dir, 'phase2.csv'),
-    ...(proveNodes !== undefined ? { prove: { spec: solveSpec('v1', rules, size, proveSpec(proveNodes, longMemory, restricted)), file: join(dir, 'phase2-prove.csv') } } : {}),
+    ...(proveNodes !== undefined ? { prove: provePass(rules, size, proveNodes, longMemory, restricted, join(dir, 'phase2-prove.csv')) } : {}),
   };
   const long = [longNodes !== undefined && longNodes < 1e15 ? `${longNodes} nodes` : '', longSeconds !== undefined ? `${longSeconds} s` : ''].filter((x) => x).join(' and ');
   return {
