@@ -91,7 +91,7 @@ const panelHeight = (groups: readonly GroupRows[]): number => Math.max(groups.re
  * One panel: grid, axis, and a bar, whisker and right-hand label a row, a dashed baseline a
  * group. The second panel's elements carry `zoom-` classes so that a row's `bar` is counted once.
  */
-function drawPanel(out: string[], groups: readonly GroupRows[], byName: ReadonlyMap<string, ChartLine>, top: number, left: number, zoom: boolean): number {
+function drawPanel(out: string[], groups: readonly GroupRows[], byName: ReadonlyMap<string, ChartLine>, top: number, left: number, zoom: boolean): void {
   const { xMax, step } = axisOf(groups);
   const X = (v: number): number => left + (Math.max(0, Math.min(v, xMax)) / xMax) * PLOT_W;
   const plotBottom = top + panelHeight(groups);
@@ -138,7 +138,6 @@ function drawPanel(out: string[], groups: readonly GroupRows[], byName: Readonly
       out.push(`<line class="${cls('baseline')}" x1="${bx}" y1="${r1(bandTop - 2)}" x2="${bx}" y2="${r1(y + 2)}" stroke="#222" stroke-width="1.5" stroke-dasharray="4 3"/>`);
     }
   }
-  return plotBottom;
 }
 
 export function tacticsSvg(c: TacticsChartInput): string {
