@@ -96,21 +96,29 @@ export function startPortfolio(
   const finish = (r: SolveResult): SolveResult => ({ ...r, ...sumOf([...before, ...parts()]), seconds: (performance.now() - t0) / 1000 });
   /**
    * The search of `lost` takes over: the stages stop and let their tables go, but the first
-   * when `keep` > 0, which goes on beside it with that share; the last stage's runner runs it
-   * with the pool, on what is left of the node and time budgets.
+   * when `keep` > 0, which goes on beside it with that share of what is left of the node budget
+   * (its own cap lowered to it: the budget is a cap on all the searches together); the last
+   * stage's runner runs it with the pool, on the rest of the node budget and what is left of the
+   * time budget.
    */
   const takeOver = (keep: number): void => {
     tookOver = true;
     host.tookOver();
     const kept = keep > 0 ? [runs[0]!] : [];
     const spentNodes = figures().nodes;
+    const left = Math.max(0, base.maxNodes - spentNodes);
+    let keptNodes = 0;
+    if (kept.length > 0 && Number.isFinite(left)) {
+      keptNodes = Math.floor(keep * left);
+      kept[0]!.capNodes?.(kept[0]!.progress().nodes + keptNodes);
+    }
     before = [...before, ...parts().slice(kept.length)];
     for (let i = kept.length; i < runners.length; i++) runners[i]!.releaseTables();
     const at = stages.length - 1;
     const prover = runners[at]!.start(deal, rules, {
       ...base,
       ...lost!.options,
-      maxNodes: Math.max(1, base.maxNodes - spentNodes),
+      maxNodes: Math.max(1, left - keptNodes),
       maxSeconds: Math.max(0, base.maxSeconds - (performance.now() - t0) / 1000),
     }, from, pool);
     runs = [...kept, prover];

@@ -53,6 +53,12 @@ export interface SearchRun {
   step(untilNodes: number): SolveResult | null;
   /** Where the search stood after its last step (its result's figures once it has ended). */
   progress(): Progress;
+  /**
+   * Lowers the search's node budget to `maxNodes` in all from its next step on (never raises
+   * it): a preset that hands most of what is left to another search keeps the sum of its
+   * searches within its own budget (portfolio.ts). A single search has it; a preset has not.
+   */
+  capNodes?(maxNodes: number): void;
 }
 
 /** Searches' figures together: nodes and states added up, the most cards home, bytes a state over all their states. */

@@ -61,7 +61,9 @@ export class Solver {
    * this Solver's own budget of `maxMemoryMB`.
    */
   start(deal: Deal, rules: Rules, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = [], budget?: MemoryBudget): SearchRun {
-    const o: SolveOptions = { ...DEFAULT_OPTIONS, ...opts };
+    // The run's own options: `capNodes` lowers its node budget in place, and every search reads
+    // `o.maxNodes` afresh at each check, never a copy.
+    const o: { -readonly [K in keyof SolveOptions]: SolveOptions[K] } = { ...DEFAULT_OPTIONS, ...opts };
     const ctx = this.ctx;
     if (!budget) this.budget.cap = o.maxMemoryMB * MB;
     ctx.reset(deal, rules, from, budget ?? this.budget);
@@ -85,6 +87,9 @@ export class Solver {
     };
     return {
       step,
+      capNodes: (maxNodes) => {
+        o.maxNodes = Math.min(o.maxNodes, Math.max(1, Math.floor(maxNodes)));
+      },
       progress: () => result ?? { nodes: ctx.progress, states: ctx.lastTable?.size ?? 0, bestHome: ctx.progressHome, bytesPerState: ctx.lastTable?.bytesPerState() ?? 0 },
     };
   }

@@ -23,15 +23,15 @@ export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: numbe
   let complete = tt;
   if (o.homeFirst) {
     // A win of the streamlined search is a win; its exhaustion proves nothing.
-    const s = yield* depthFirstRun(ctx, tt, o, deadline, 0, home, o.signaturesAfter);
+    const s = yield* depthFirstRun(ctx, tt, o, deadline, 0, home, o.signaturesAfter, true);
     if (s.verdict !== 'unsolvable') return s;
     if (s.nodes >= o.maxNodes) return { ...s, verdict: 'unknown', limit: 'nodes' };
     spent = s.nodes;
     home = s.bestHome;
     complete = ctx.lastTable = ctx.table(o);
-    o = { ...o, homeFirst: false };
   }
-  const first = yield* depthFirstRun(ctx, complete, o, deadline, spent, home, o.signaturesAfter);
+  // `o` itself, not a copy, goes on: a run's node cap may be lowered while it runs (SearchRun.capNodes).
+  const first = yield* depthFirstRun(ctx, complete, o, deadline, spent, home, o.signaturesAfter, false);
   const onSignatures = ctx.lastTable !== complete;
   if (first.verdict !== 'unsolvable' || !onSignatures) return first;
   // A big signature table is let go, so that the two tables together stay near the memory cap.
@@ -48,7 +48,7 @@ export function* confirmOnExactKeys(ctx: SearchContext, first: SearchResult, o: 
   if (first.nodes >= o.maxNodes) return { ...first, verdict: 'unknown', limit: 'nodes' };
   const exact = (ctx.lastTable = ctx.table(o, true));
   ctx.confirmations++;
-  const r = yield* depthFirstRun(ctx, exact, o, deadline, first.nodes, first.bestHome, Infinity);
+  const r = yield* depthFirstRun(ctx, exact, o, deadline, first.nodes, first.bestHome, Infinity, false);
   if (exact.bytes() > RELEASE_BYTES) ctx.letGo('dfs');
   return r;
 }
@@ -60,11 +60,12 @@ export function* confirmOnExactKeys(ctx: SearchContext, first: SearchResult, o: 
  */
 function* depthFirstRun(
   ctx: SearchContext, tt: KeyedTable, o: SolveOptions, deadline: number, spent: number, bestHome: number, signaturesAfter: number,
+  streamlined: boolean,
 ): Generator<void, SearchResult> {
   const g = ctx.g;
   const dfs = (ctx.depthFirst ??= new DepthFirst());
   dfs.begin(
-    g, ctx.packer, tt, false, moveOptions(o), isRestricted(o.tactics) ? o.tactics : null,
+    g, ctx.packer, tt, false, moveOptions({ ...o, homeFirst: streamlined }), isRestricted(o.tactics) ? o.tactics : null,
     o.pileBound ? ctx.bound : null, o.wasteBound ? ctx.wasteBound : null,
   );
   dfs.tableLimit = signaturesAfter;
