@@ -1,4 +1,5 @@
 import { type Deal } from '../game/deal.js';
+import { type Tactics } from '../game/tactics.js';
 import { type Rules } from '../game/rules.js';
 import { type PackedMove } from '../game/state.js';
 import { lockBoundApplies } from './lockbound.js';
@@ -154,7 +155,8 @@ export function startPortfolio(
             firstHome = first.bestHome;
             firstAt = first.nodes;
           }
-          if (looksLost(runs, lost)) takeOver(0);
+          if (lost.restricted && strengthensLocks(base.tactics) && first.nodes >= lost.restricted.afterNodes) takeOver(lost.restricted.keep);
+          else if (looksLost(runs, lost)) takeOver(0);
           else if (lost.stall && first.nodes >= lost.stall.afterNodes && first.nodes >= 2 * firstAt) takeOver(lost.stall.keep);
         }
         continue;
@@ -173,6 +175,11 @@ function looksLost(runs: SearchRun[], lost: LooksLost): boolean {
   if (runs[0]!.progress().nodes < lost.afterNodes) return false;
   for (const run of runs) if (run.progress().bestHome > lost.bestHomeAtMost) return false;
   return true;
+}
+
+/** Tactics under which LockBound releases fewer cards or never gives up for a space (lockbound.ts, "Tactics"). */
+function strengthensLocks(t: Tactics): boolean {
+  return t.pairing === 'never' || t.pairing === 'cautious' || t.spaces === 'never';
 }
 
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<T> {

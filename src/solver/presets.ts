@@ -34,6 +34,15 @@ export interface LooksLost {
    * the first stage, which goes on with `keep` of the budget (it still finds late wins).
    */
   readonly stall?: { readonly afterNodes: number; readonly keep: number };
+  /**
+   * Under tactics that make LockBound stronger (pairing `never` or `cautious`, spaces `never`:
+   * fewer cards released by targets, or no give-up for a space), the deal looks lost once the
+   * first stage has expanded `afterNodes` nodes, whatever the cards home: the prover then
+   * runs beside the first stage, which keeps `keep` of what is left (as after a stall): there
+   * the prover proves much of what the cards-home test kept from it, and the rollout still
+   * wins the few late wins (docs/SOLVER.md, "When a deal looks lost").
+   */
+  readonly restricted?: { readonly afterNodes: number; readonly keep: number };
 }
 
 export interface Stage {
@@ -70,6 +79,7 @@ const PORTFOLIO_LOOKS_LOST: LooksLost = {
   bestHomeAtMost: 20,
   options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity },
   stall: { afterNodes: 3_000_000, keep: 0.25 },
+  restricted: { afterNodes: 500_000, keep: 0.25 },
 };
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
