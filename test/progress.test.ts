@@ -1,9 +1,9 @@
-// A solve run a step at a time (Solver.start, Solver.startPreset, startWith), as `limited solve`
-// runs it to draw its progress and to stop on a signal: stepping does not change the search.
+// A solve run a step at a time (startSolve, the one entry; Solver.start, Solver.startPreset), as
+// `limited solve` runs it to draw its progress and to stop on a signal: stepping does not change
+// the search.
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, parseRules, parseSize, pysolDeal } from '../src/game/index.js';
-import { type Progress, Solver } from '../src/solver/index.js';
-import { solveWith, startWith } from '../src/cli/solver-api.js';
+import { type Progress, type SearchRun, Solver, startSolve } from '../src/solver/index.js';
 
 describe('a solve run in steps', () => {
   const cases = [
@@ -21,10 +21,14 @@ describe('a solve run in steps', () => {
     { what: 'small deal, dfs (exhausted)', deal: dealFromNumber(3, parseSize('1x5 4x3')), rules: parseRules('building=none'), opts: { search: 'dfs', maxNodes: 100_000 } },
   ] as const;
 
+  /** A case's solve, started: by the one entry, or by the engine's single search for what no request sets (a beam's first width). */
+  const start = (c: (typeof cases)[number]): SearchRun =>
+    'beamWidth' in c.opts ? new Solver().start(c.deal, c.rules, c.opts) : startSolve(new Solver(), c.deal, c.rules, c.opts);
+
   for (const c of cases) {
     it(`${c.what}: the same result in steps of 65,536 nodes as in one, and the figures grow`, () => {
-      const plain = solveWith(new Solver(), c.deal, c.rules, c.opts);
-      const run = startWith(new Solver(), c.deal, c.rules, c.opts);
+      const plain = start(c).step(Infinity)!;
+      const run = start(c);
       const seen: Progress[] = [];
       let res = null;
       for (let n = 1 << 16; !(res = run.step(n)); n += 1 << 16) {

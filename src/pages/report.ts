@@ -11,7 +11,7 @@ import { createReadStream, existsSync, readFileSync, readdirSync } from 'node:fs
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Rules, type Size, BOOK, UserError, parseRules, parseSize } from '../game/index.js';
-import { type SolverSpec } from '../batch/job.js';
+import { type SolveRequest } from '../solver/index.js';
 import { parseCsvLine } from '../batch/csv.js';
 import { metaPath } from '../batch/names.js';
 import { type Meta, type SummaryFile, readMeta } from '../batch/sidecar.js';
@@ -66,7 +66,7 @@ interface DealSettings {
   readonly source: string;
   readonly rules: Rules;
   readonly size: Size;
-  readonly solver: SolverSpec;
+  readonly solver: SolveRequest;
 }
 
 function dealLink(l: Linker, s: DealSettings, deal: number): string {
@@ -491,8 +491,8 @@ async function benchReport(dir: string, l: Linker): Promise<string> {
   const body: string[][] = [];
   const linked: [string, string][] = [];
   for (const f of b.figures) {
-    const solver: SolverSpec = {
-      search: b.search as SolverSpec['search'], heuristic: f.heuristic,
+    const solver: SolveRequest = {
+      search: b.search as SolveRequest['search'], heuristic: f.heuristic,
       ...(b.budgets.maxNodes !== null ? { maxNodes: b.budgets.maxNodes } : {}), ...(b.budgets.maxSeconds !== null ? { maxSeconds: b.budgets.maxSeconds } : {}),
     };
     const settings: DealSettings = { source: b.set.source, rules, size, solver };

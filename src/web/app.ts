@@ -8,7 +8,8 @@ import {
   formatMove, formatMoveBare, formatRules, formatSize, moveCard, moveDst, moveSrc, plural,
 } from '../game/index.js';
 import { boardHtml, cardHtml, cardLabel, cardName, dstPlace, srcPlace } from './board.js';
-import { type PageData, type PageVerdict, type SolveAnswer, type SolverSettings, PAGE_MEMORY_MB, parseDealHash } from './data.js';
+import { type SolveRequest } from '../solver/index.js';
+import { type PageData, type PageVerdict, type WorkerAnswer, type WorkerQuestion, pageRequest, parseDealHash } from './data.js';
 
 /** A move as the page writes it: the notation with the card's suit symbol, `c3>f 5♠`. */
 export function moveText(m: PackedMove): string {
@@ -37,7 +38,7 @@ function verdictText(v: PageVerdict, moves: number | null): string {
   return `Unknown: the solver ran out of ${v.limit === 'nodes' ? 'nodes' : v.limit === 'memory' ? 'memory' : 'time'} before deciding`;
 }
 
-function budgetText(s: SolverSettings): string {
+function budgetText(s: SolveRequest): string {
   const parts = [s.preset !== undefined ? `preset ${s.preset}` : (s.search ?? 'dfs')];
   if (s.heuristic !== undefined) parts.push(`heuristic ${s.heuristic}`);
   if (s.maxNodes !== undefined) parts.push(`${s.maxNodes.toLocaleString('en-US')} nodes`);
@@ -50,7 +51,7 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 /** Talks to the solver worker: one solve at a time, a newer request ends the one running. */
 class SolverClient {
   private worker: Worker | null = null;
-  private pending: { id: number; done: (a: SolveAnswer) => void } | null = null;
+  private pending: { id: number; done: (a: WorkerAnswer) => void } | null = null;
   private seq = 0;
   private readonly url: string;
 
@@ -58,7 +59,7 @@ class SolverClient {
     this.url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   }
 
-  solve(deal: Deal, rules: Rules, from: readonly PackedMove[], solver: SolverSettings, done: (a: SolveAnswer) => void): void {
+  solve(deal: Deal, rules: Rules, from: readonly PackedMove[], solver: SolveRequest, done: (a: WorkerAnswer) => void): void {
     if (this.pending) {
       // A search cannot be interrupted from outside; a new worker is quicker than waiting.
       this.worker?.terminate();
@@ -68,7 +69,7 @@ class SolverClient {
     if (!this.worker) {
       const w = new Worker(this.url);
       w.onmessage = (e: MessageEvent) => {
-        const a = e.data as SolveAnswer;
+        const a = e.data as WorkerAnswer;
         if (this.pending && a.id === this.pending.id) {
           const p = this.pending;
           this.pending = null;
@@ -79,13 +80,14 @@ class SolverClient {
         const p = this.pending;
         this.pending = null;
         this.worker = null;
-        p?.done({ id: p.id, verdict: 'unknown', moves: null, nodes: 0, seconds: 0, error: e.message || 'the solver stopped' });
+        p?.done({ id: p.id, verdict: 'unknown', proof: null, limit: null, moves: null, nodes: 0, seconds: 0, error: e.message || 'the solver stopped' });
       };
       this.worker = w;
     }
     const id = ++this.seq;
     this.pending = { id, done };
-    this.worker.postMessage({ id, deal, rules, from, solver });
+    const question: WorkerQuestion = { id, deal, rules, from, solver };
+    this.worker.postMessage(question);
   }
 }
 
@@ -101,7 +103,7 @@ export class App {
   private solution: readonly PackedMove[] | null;
   private verdict: PageVerdict | null;
   private note: string;
-  private solverSettings: SolverSettings;
+  private solverSettings: SolveRequest;
   /** The viewer's position: after `start` and the first `k` moves of the solution. */
   private vg!: Game;
   private k = 0;
@@ -111,7 +113,7 @@ export class App {
   private message = '';
   private hintWanted = false;
   private auto: number | null = null;
-  private readonly answers = new Map<string, SolveAnswer>();
+  private readonly answers = new Map<string, WorkerAnswer>();
   private client: SolverClient | null = null;
 
   static start(): void {
@@ -159,7 +161,7 @@ export class App {
     this.verdict = null;
     this.pg = null;
     this.setDeal(named.deal, named.rules);
-    const solver = { ...named.solver, maxMemoryMB: Math.min(named.solver.maxMemoryMB ?? PAGE_MEMORY_MB, PAGE_MEMORY_MB) };
+    const solver = pageRequest(named.solver);
     const how = budgetText(solver);
     this.setVerdictLine(`<span class="spin"></span> Solving here in your browser (${esc(how)})…`, 'pending');
     this.solverClient().solve(named.deal, named.rules, [], solver, (a) => {
@@ -533,7 +535,7 @@ export class App {
   }
 
   /** Keeps an answer, and for a win the position after each move of its line (won too, with the rest of the line). */
-  private remember(key: string, a: SolveAnswer): void {
+  private remember(key: string, a: WorkerAnswer): void {
     this.answers.set(key, a);
     if (a.verdict !== 'won' || !a.moves) return;
     let k = key;
@@ -543,7 +545,7 @@ export class App {
     }
   }
 
-  private showAnswer(a: SolveAnswer): void {
+  private showAnswer(a: WorkerAnswer): void {
     const status = $(this.root, '#status');
     status.dataset['verdict'] = a.verdict;
     if (a.error) {

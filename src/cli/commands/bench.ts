@@ -10,7 +10,7 @@ import { parseHeuristics } from '../../compare/heuristics.js';
 import { formatReport } from '../../compare/report.js';
 import { type DealList, loadSet, rangeList, setNames } from '../../compare/sets.js';
 import { examples, out, outJson, prefixed, retireOptions, run, warnWorkers } from '../common.js';
-import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
+import { positiveInteger, positiveNumber, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
 

@@ -10,7 +10,7 @@ import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
 import { tacticsRecords, tacticsText } from '../../experiment/report.js';
 import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, retireOptions, run, examples } from '../common.js';
-import { positiveInteger, workersOption } from '../solver-api.js';
+import { positiveInteger, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
 import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Command } from 'commander';
 import { removeResults } from '../../batch/csv.js';
 import { examples, notesAfterWorkers, out, run } from '../common.js';
-import { workersOption } from '../solver-api.js';
+import { workersOption } from '../numbers.js';
 import { reportSolutionBug } from './solve.js';
 import { WINRATE_DEFAULTS, type WinrateCliOptions, runWinrate, winratePlan } from './winrate.js';
 
