@@ -16,7 +16,7 @@ describe('a solve run in steps', () => {
     { what: 'PySolFC game 5, portfolio', deal: pysolDeal(5), rules: PYSOL, opts: { preset: 'portfolio', maxNodes: 300_000 } },
     { what: 'book deal 9, prove', deal: dealFromNumber(9), rules: BOOK, opts: { preset: 'prove', maxNodes: 200_000 } },
     // The stages run 722,550 nodes, then the prover takes over and proves the deal lost in
-    // 327,417 more (test/solver.test.ts): steps before and after the takeover.
+    // 327,417 more (test/lockbound.test.ts): steps before and after the takeover.
     { what: 'book deal 988, portfolio (the prover takes over)', deal: dealFromNumber(988), rules: BOOK, opts: { preset: 'portfolio', maxNodes: 2_000_000 } },
     { what: 'small deal, dfs (exhausted)', deal: dealFromNumber(3, parseSize('1x5 4x3')), rules: parseRules('building=none'), opts: { search: 'dfs', maxNodes: 100_000 } },
   ] as const;
