@@ -8,7 +8,7 @@ import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } fro
 import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
-import { tacticsRecords, tacticsText } from '../../experiment/report.js';
+import { tacticsRecords, tacticsText } from '../../experiment/tactics-report.js';
 import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, retireOptions, run, examples } from '../common.js';
 import { positiveInteger, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
