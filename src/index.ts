@@ -28,7 +28,7 @@ import { MAX_CHUNK, MAX_WORKERS, runBatch as runPool } from './batch/run.js';
 // Cards, rules, sizes, deals: the engine's own functions.
 
 export { type Card, formatCard, parseCard } from './game/cards.js';
-export { type Building, type Rules, type SecondDeal, type Size, BOOK, FULL_SIZE, PYSOL, PRESETS as RULES_PRESETS, deckCount, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './game/rules.js';
+export { type Building, type Rules, type SecondDeal, type Size, BOOK, FULL_SIZE, PYSOL, RULES_PRESETS, deckCount, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './game/rules.js';
 export { type Deal, MAX_DEAL_NUMBER, dealFromNumber, formatDealFile, parseDealFile } from './game/deal.js';
 export { type Pairing, type Spaces, type Tactics, NO_RESTRICTION } from './game/tactics.js';
 export { UserError } from './game/errors.js';
