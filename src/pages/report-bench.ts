@@ -5,7 +5,7 @@ import { UserError, parseRules, parseSize } from '../game/index.js';
 import { type SolveRequest } from '../solver/index.js';
 import { BENCH_FORMAT } from '../compare/run.js';
 import { loadSet } from '../compare/sets.js';
-import { wallTime } from '../experiment/tactics-report.js';
+import { wallTime } from '../util/duration.js';
 import { type DealSettings, type Linker, FIRST_DEALS, dealLinks, dealsByVerdict, linkedRows } from './deal-links.js';
 import { escapeHtml as h } from './page.js';
 import { facts, pct, table } from './report-html.js';

@@ -6,7 +6,7 @@ import { parseCsvLine } from '../batch/csv.js';
 import { type Meta, readMeta } from '../batch/sidecar.js';
 import { type ChartLine, tacticsSvg, tacticsTitles } from '../experiment/tactics-chart.js';
 import { type Group } from '../experiment/matrix.js';
-import { wallTime } from '../experiment/tactics-report.js';
+import { wallTime } from '../util/duration.js';
 import { type Linker, FIRST_DEALS, dealLinks, dealSettings, dealsByVerdict, linkedRows } from './deal-links.js';
 import { escapeHtml as h } from './page.js';
 import { facts, mdInline, pct, signed, table } from './report-html.js';
