@@ -39,7 +39,7 @@ export const THREADS_EPILOGUE =
   "by the verifier; 'unsolvable' needs every thread's search exhausted (docs/SOLVER.md, \"One deal on\n" +
   'every core\"). Ctrl-C stops every thread.\n';
 
-/** What `describeOptions` says of a solve on `threads` threads. */
+/** What `describeRequest` (cli/solver-flags.ts) says beside a solve on `threads` threads. */
 export function threadsText(threads: number): string {
   return `on ${threads} threads (each a depth-first search from the root${threads >= ROLLOUT_FROM ? ', the last a rollout until the deal looks lost' : ''}, one shared table)`;
 }
