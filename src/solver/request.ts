@@ -14,7 +14,7 @@ import { type Rules } from '../game/rules.js';
 import { type PackedMove } from '../game/state.js';
 import { type Tactics, NO_RESTRICTION, parsePairing, parseSpaces } from '../game/tactics.js';
 import { HEURISTICS } from './heuristics.js';
-import { type SearchKind, type SolveOptions, type Verdict, DEFAULT_OPTIONS, MAX_THREADS, SEARCHES } from './options.js';
+import { type SearchKind, type SolveOptions, DEFAULT_OPTIONS, MAX_THREADS, SEARCHES } from './options.js';
 import { DEFAULT_PRESET, PRESETS } from './presets.js';
 import { type SearchRun, type SolveResult } from './result.js';
 import { type Solver } from './solver.js';
@@ -217,20 +217,12 @@ export function solveRequest(solver: Solver, deal: Deal, rules: Rules, request: 
  * The engine's result as every caller reports it: the limit for unknown only, how an unsolvable
  * verdict was proved for it only, the moves of a win only.
  */
-export interface SolveOutcome {
-  readonly verdict: Verdict;
+export type SolveOutcome = Omit<SolveResult, 'limit' | 'proof'> & {
   /** For unknown: the budget that ran out, or 'interrupted' (stopped between two steps); else null. */
   readonly limit: NonNullable<SolveResult['limit']> | null;
   /** For unsolvable: 'search' (a complete search was exhausted) or 'locks' (proved before any search); else null. */
-  readonly proof: 'search' | 'locks' | null;
-  readonly nodes: number;
-  readonly states: number;
-  readonly seconds: number;
-  readonly bytesPerState: number;
-  readonly bestHome: number;
-  /** The winning moves from the position solved, verified; null unless won. */
-  readonly moves: PackedMove[] | null;
-}
+  readonly proof: NonNullable<SolveResult['proof']> | null;
+};
 
 export function solveOutcome(r: SolveResult): SolveOutcome {
   return {
