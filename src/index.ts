@@ -21,7 +21,7 @@ import { type PileMemory } from './play/index.js';
 import { playSpec, solveSpec } from './batch/job.js';
 import { formatSummary } from './batch/report.js';
 import { type SummaryFile } from './batch/sidecar.js';
-import { prepareOut } from './batch/fileio.js';
+import { prepareOut } from './util/fileio.js';
 import { MAX_CHUNK, MAX_WORKERS, runBatch as runPool } from './batch/run.js';
 
 // ---------------------------------------------------------------------------------------

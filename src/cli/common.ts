@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { type Command, CommanderError, Option } from 'commander';
-import { fileError } from '../batch/fileio.js';
+import { fileError } from '../util/fileio.js';
 import {
   type Deal, type Rules, type Size, BOOK, DEAL_FILE_LIMITS, FULL_SIZE, PYSOL, SOLUTION_FILE_LIMITS, UserError, checkSolutionText, dealFromNumber, formatSize, headerMismatch, parseDealFile,
   parseDealNumber, PYSOL_MS_MAX, parseRules, parseSize, plural, pysolDeal, sizeEqual, sourceLabel,

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, makeDir, writeAtomic } from '../util/fileio.js';
 import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';

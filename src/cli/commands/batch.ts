@@ -7,7 +7,7 @@ import { HEURISTICS } from '../../solver/heuristics.js';
 import { DEFAULT_PRESET, PRESETS, SEARCHES } from '../../solver/index.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
 import { type BatchConfig, MAX_CHUNK, runBatch } from '../../batch/run.js';
-import { checkWritable, prepareOut } from '../../batch/fileio.js';
+import { checkWritable, prepareOut } from '../../util/fileio.js';
 import { nameSlug, withTag } from '../../batch/names.js';
 import { type DealSourceKind, type JobSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';

@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
 import { UserError, plural } from '../../game/index.js';
-import { checkWritable, prepareOut } from '../../batch/fileio.js';
+import { checkWritable, prepareOut } from '../../util/fileio.js';
 import { mergeParts, writeMerged } from '../../batch/merge.js';
 import { formatSummary } from '../../batch/report.js';
 import { examples, out, outJson, run } from '../common.js';

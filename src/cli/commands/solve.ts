@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
 import { type Deal, type PackedMove, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution } from '../../game/index.js';
-import { checkWritable, writeAtomic } from '../../batch/fileio.js';
+import { checkWritable, writeAtomic } from '../../util/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../util/duration.js';
 import { type Progress, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, SolutionError, Solver, solveOutcome, startSolve } from '../../solver/index.js';

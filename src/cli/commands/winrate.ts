@@ -10,7 +10,7 @@ import {
 } from '../../game/index.js';
 import { type SolveRequest } from '../../solver/index.js';
 import { solveSpec } from '../../batch/job.js';
-import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
+import { checkWritable, makeDir, writeAtomic } from '../../util/fileio.js';
 import { type EstimatorRow, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
 import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
