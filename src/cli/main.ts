@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { watchStopSignals } from '../util/stop.js';
-import { examples, oneLine, reportError } from './common.js';
+import { oneLine, reportError } from './exit.js';
+import { examples } from './options.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBench } from './commands/bench.js';
 import { registerDeal } from './commands/deal.js';

@@ -6,7 +6,7 @@
 import { type Command, Option } from 'commander';
 import { type Tactics, NO_RESTRICTION, parsePairing, parseSpaces } from '../game/index.js';
 import { type SearchKind, type SolveRequest, DEFAULT_OPTIONS, DEFAULT_PRESET, HEURISTICS, PRESETS, SEARCHES, checkRequest } from '../solver/index.js';
-import { prefixed } from './common.js';
+import { prefixed } from './options.js';
 import { positiveInteger, positiveNumber } from './numbers.js';
 import { threadsFromFlag } from './threads.js';
 

@@ -1,5 +1,9 @@
 import { type Command } from 'commander';
-import { type DealSourceOptions, addDealOptions, examples, out, resolveDeal, run, stdinOnce } from '../common.js';
+import { type DealSourceOptions, addDealOptions, resolveDeal } from '../deals.js';
+import { run } from '../exit.js';
+import { stdinOnce } from '../files.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
 import { type SolveRequest } from '../../solver/index.js';
 import { type SolverFlags, addSolverOptions, requestFromFlags, withDefaultBudget } from '../solver-flags.js';
 import { gameAfter } from './show.js';

@@ -5,7 +5,9 @@ import { checkOut, dealPage, writePage } from '../../pages/page.js';
 import { reportPage } from '../../pages/report.js';
 import { checkRequest } from '../../solver/index.js';
 import { pageRequest } from '../../web/data.js';
-import { examples, out, run } from '../common.js';
+import { run } from '../exit.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
 import { HINT_SECONDS } from './hint.js';
 
 interface ReportOptions {

@@ -4,9 +4,11 @@ import { checkWritable, writeAtomic } from '../../util/fileio.js';
 import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../util/duration.js';
 import { type Progress, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, SolutionError, Solver, solveOutcome, startSolve } from '../../solver/index.js';
-import {
-  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, resolveDeal, run, stdinOnce,
-} from '../common.js';
+import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
+import { oneLine, run } from '../exit.js';
+import { stdinOnce } from '../files.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
 import { type SolverFlags, addSolverOptions, addTacticsOptions, describeRequest, presetList, reportedRequest, requestFromFlags } from '../solver-flags.js';
 import { gameAfter } from './show.js';
 import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadsText } from '../threads.js';

@@ -2,9 +2,11 @@ import { type Command } from 'commander';
 import { type PackedMove, UserError, plural, replay, verifyText } from '../../game/index.js';
 import { checkOut, dealPage, writePage } from '../../pages/page.js';
 import { type PageData, type PageVerdict, pageRequest } from '../../web/data.js';
-import {
-  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, examples, out, readSolution, resolveDeal, run, stdinOnce,
-} from '../common.js';
+import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
+import { EXIT_INVALID, run } from '../exit.js';
+import { readSolution, stdinOnce } from '../files.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
 import { type SolverFlags, addSolverOptions, describeRequest, requestFromFlags, withDefaultBudget } from '../solver-flags.js';
 import { HINT_SECONDS } from './hint.js';
 import { gameAfter } from './show.js';

@@ -1,0 +1,44 @@
+/**
+ * How a command ends: its exit status and, for an error, what it prints. `run` wraps every
+ * action, so that its errors end in `reportError`:
+ *   0 done; 1 a negative answer (an invalid solution); 2 bad input (one line on stderr);
+ *   70 a bug (the stack on stderr).
+ */
+import { CommanderError } from 'commander';
+import { UserError } from '../game/index.js';
+
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_BUG = 70;
+
+/**
+ * Reports an error and sets the exit status: a UserError or a commander usage error is one
+ * line `limited: message` (status 2); anything else is a bug (its stack, status 70).
+ */
+export function reportError(e: unknown): void {
+  if (e instanceof UserError) {
+    process.stderr.write(`limited: ${oneLine(e.message)}\n`);
+    process.exitCode = EXIT_USAGE;
+  } else if (e instanceof CommanderError) {
+    // Commander has already printed its message (see configureOutput in main.ts).
+    process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else {
+    process.stderr.write(`limited: internal error (this is a bug, please report it):\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = EXIT_BUG;
+  }
+}
+
+export function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}
+
+/** Wraps a command action so that its errors end in `reportError` (and no unhandled rejection). */
+export function run<A extends unknown[]>(action: (...args: A) => void | Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await action(...args);
+    } catch (e) {
+      reportError(e);
+    }
+  };
+}
