@@ -13,12 +13,11 @@ import { type DealSourceKind, type JobSpec, playSpec, solveSpec } from '../../ba
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
-import { run } from '../exit.js';
+import { reportSolutionBug, run } from '../exit.js';
 import { examples, prefixed } from '../options.js';
 import { out, outJson, warnWorkers } from '../output.js';
 import { positiveInteger, workersOption } from '../numbers.js';
 import { type SolverFlags, SEARCH_KINDS, addTacticsOptions, requestFromFlags, tacticsFromFlags } from '../solver-flags.js';
-import { reportSolutionBug } from './solve.js';
 
 export interface BatchCliOptions extends SolverFlags {
   from?: string;

@@ -9,12 +9,11 @@ import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
 import { tacticsRecords, tacticsText } from '../../experiment/tactics-report.js';
-import { oneLine, run } from '../exit.js';
+import { oneLine, reportSolutionBug, run } from '../exit.js';
 import { addJsonOption, examples, prefixed, retireOptions } from '../options.js';
 import { notesAfterWorkers, out, outJson } from '../output.js';
 import { positiveInteger, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
-import { reportSolutionBug } from './solve.js';
 import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
 
 export interface TacticsCliOptions extends PhaseCliOptions {

@@ -1,32 +1,16 @@
 import { type Command } from 'commander';
 import { type Deal, type PackedMove, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution } from '../../game/index.js';
 import { checkWritable, writeAtomic } from '../../util/fileio.js';
-import { BatchSolverError } from '../../batch/run.js';
 import { formatDuration } from '../../util/duration.js';
-import { type Progress, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, SolutionError, Solver, solveOutcome, startSolve } from '../../solver/index.js';
+import { type Progress, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, Solver, solveOutcome, startSolve } from '../../solver/index.js';
 import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
-import { oneLine, run } from '../exit.js';
+import { reportSolutionBug, run } from '../exit.js';
 import { stdinOnce } from '../files.js';
 import { examples } from '../options.js';
 import { out } from '../output.js';
 import { type SolverFlags, addSolverOptions, addTacticsOptions, describeRequest, presetList, reportedRequest, requestFromFlags } from '../solver-flags.js';
 import { gameAfter } from './show.js';
 import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadsText } from '../threads.js';
-
-/** Exit status when the solver returns a solution that fails to verify: a solver bug. */
-export const EXIT_SOLUTION_BUG = 3;
-
-/**
- * A solution that failed to verify (a solver bug), from one solve or from a batch's workers:
- * reports it as one line and sets exit status 3. Returns false for any other error, which
- * the caller rethrows.
- */
-export function reportSolutionBug(e: unknown): boolean {
-  if (!(e instanceof SolutionError) && !(e instanceof BatchSolverError)) return false;
-  process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
-  process.exitCode = EXIT_SOLUTION_BUG;
-  return true;
-}
 
 export interface SolveCliOptions extends DealSourceOptions, SolverFlags {
   after?: string;

@@ -13,13 +13,12 @@ import { solveSpec } from '../../batch/job.js';
 import { checkWritable, makeDir, writeAtomic } from '../../util/fileio.js';
 import { type EstimatorRow, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
-import { run } from '../exit.js';
+import { reportSolutionBug, run } from '../exit.js';
 import { examples, prefixed } from '../options.js';
 import { notesAfterWorkers, out } from '../output.js';
 import { positiveInteger, positiveNumber, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
 import { tacticsFromFlags } from '../solver-flags.js';
-import { reportSolutionBug } from './solve.js';
 
 /** The options of phase 1's budget and phase 2 (addPhase2Options), as commander gives them. */
 export interface PhaseCliOptions {
