@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The longest file first, the solver's tests (about 100 s on 2 idle cores), then vitest's own
- * order (longest first by its cache, else larger files first). On a fresh clone vitest has no
- * durations, and a long small file would start last and run alone at the end.
+ * The longest files first, the rollout's tests and then LockBound's (the solver's longest since
+ * its tests are a file a concept), then vitest's own order (longest first by its cache, else
+ * larger files first). On a fresh clone vitest has no durations, and a long small file would
+ * start last and run alone at the end.
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -18,7 +19,7 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-const LONGEST = ['/test/solver.test.ts'];
+const LONGEST = ['/test/rollout.test.ts', '/test/lockbound.test.ts'];
 
 export default defineConfig({
   test: {

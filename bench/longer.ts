@@ -33,7 +33,7 @@ import { shuffle } from '../src/game/index.js';
 import { csvText } from '../src/batch/csv.js';
 import { memoryLine, memoryReadings } from '../src/batch/machine.js';
 import { wilsonHigh, wilsonLow } from '../src/batch/stats.js';
-import { defaultPreset, solverPresets } from '../src/cli/solver-api.js';
+import { DEFAULT_PRESET, PRESETS } from '../src/solver/index.js';
 
 const USAGE = `usage: node dist/bench/longer.js --rules R [options]
 
@@ -43,7 +43,7 @@ const USAGE = `usage: node dist/bench/longer.js --rules R [options]
   --budget B         the reports' budget per deal, as they write it ("1 s", "5 s"); needed
                      only when the reports of R have more than one
   --preset P         whose rows to take, and the preset to solve with (default: the
-                     solver's default preset, ${defaultPreset() ?? 'none'})
+                     solver's default preset, ${DEFAULT_PRESET})
   --sample N         how many of the unknown deals to draw (default 30; all of them if fewer)
   --seed S           the seed of the draw (default "longer")
   --max-seconds S    the long budget, seconds a deal (default 120)
@@ -60,7 +60,7 @@ const args = benchArgs('longer', USAGE, {
   dir: { type: 'string', default: 'results/solve' },
   rules: { type: 'string' },
   budget: { type: 'string' },
-  preset: { type: 'string', default: defaultPreset() ?? '' },
+  preset: { type: 'string', default: DEFAULT_PRESET },
   sample: { type: 'string', default: '30' },
   seed: { type: 'string', default: 'longer' },
   'max-seconds': { type: 'string', default: '120' },
@@ -75,7 +75,7 @@ const fail: (message: string) => never = args.fail;
 if (v.rules === undefined) fail('--rules is required (see --help)');
 const RULES = v.rules as string;
 const PRESET = v.preset as string;
-if (!solverPresets().some((p) => p.name === PRESET)) fail(`unknown --preset '${PRESET}' (${solverPresets().map((p) => p.name).join(', ')})`);
+if (!Object.hasOwn(PRESETS, PRESET)) fail(`unknown --preset '${PRESET}' (${Object.keys(PRESETS).join(', ')})`);
 const SEARCH = `preset ${PRESET}`;
 const SAMPLE = args.wholeNumber('sample', v.sample as string);
 const SEED = v.seed as string;

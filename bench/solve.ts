@@ -38,12 +38,11 @@ import {
   type Deal, type Rules, FULL_SIZE, UserError, dealFromNumber, formatRules, parseRules, pysolDeal,
 } from '../src/game/index.js';
 import { HEURISTICS } from '../src/solver/heuristics.js';
-import { type SearchKind, type SolveResult, type Verdict, SolutionError, Solver } from '../src/solver/index.js';
+import { type SearchKind, type SolveRequest, type SolveResult, type Verdict, DEFAULT_PRESET, PRESETS, SolutionError, Solver, solveRequest } from '../src/solver/index.js';
 import { benchArgs, benchCommand } from './args.js';
 import { solveArgs } from './cli.js';
 import { csvText } from '../src/batch/csv.js';
 import { memoryLine, memoryReadings } from '../src/batch/machine.js';
-import { type CliSolveOptions, defaultPreset, hasPresets, solveWith, solverPresets } from '../src/cli/solver-api.js';
 
 const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solve -- [options])
 
@@ -57,7 +56,7 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
   --searches LIST       comma-separated searches: dfs, best, rollout (default "dfs,best")
   --heuristics LIST     heuristics for best-first (default "blend"; all: ${Object.keys(HEURISTICS).join(',')})
   --presets LIST        also the solver's named presets, each run with the same budget
-                        (${hasPresets() ? `these: ${solverPresets().map((p) => p.name).join(',')}; default: the solver's default, ${defaultPreset() ?? 'none'}; "" for none` : 'this solver has none'})
+                        (these: ${Object.keys(PRESETS).join(',')}; default: the solver's default, ${DEFAULT_PRESET}; "" for none)
   --out FILE.md         also write the report to FILE.md
   --csv FILE.csv        also write one row a deal and combination: rules, deal, search,
                         heuristic, verdict, proof, limit, nodes, states, ms, best_home
@@ -114,15 +113,13 @@ const HEURISTIC_NAMES = list('heuristics', values.heuristics as string).map((h) 
   if (!Object.hasOwn(HEURISTICS, h)) fail(`unknown heuristic '${h}' in --heuristics (${Object.keys(HEURISTICS).join(', ')})`);
   return h;
 });
-const DEFAULT_PRESET = defaultPreset();
 const PRESET_NAMES =
   values.presets === undefined
-    ? DEFAULT_PRESET !== undefined ? [DEFAULT_PRESET] : []
+    ? [DEFAULT_PRESET]
     : values.presets === ''
     ? []
     : list('presets', values.presets as string).map((p) => {
-        if (!hasPresets()) fail(`--presets: this solver has no named presets`);
-        if (!solverPresets().some((x) => x.name === p)) fail(`unknown preset '${p}' in --presets (${solverPresets().map((x) => x.name).join(', ')})`);
+        if (!Object.hasOwn(PRESETS, p)) fail(`unknown preset '${p}' in --presets (${Object.keys(PRESETS).join(', ')})`);
         return p;
       });
 const OUT = values.out as string | undefined;
@@ -161,8 +158,9 @@ const dealName = (deal: Deal, i: number): string => deal.source ?? String(FIRST 
 /** One row: `search` is dfs or best (with `heuristic`), or `preset NAME`. */
 function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules, search: SearchKind | `preset ${string}`, heuristic: string, pysol: boolean): Row {
   const solver = new Solver();
-  const budget = { maxSeconds: BUDGET, maxNodes: MAX_NODES ?? Infinity, maxMemoryMB: MAX_MEMORY };
-  const opts: CliSolveOptions = search.startsWith('preset ')
+  // Without --max-nodes the time budget alone is the budget (it lifts the node cap).
+  const budget = { ...(MAX_NODES !== undefined ? { maxNodes: MAX_NODES } : {}), maxSeconds: BUDGET, maxMemoryMB: MAX_MEMORY };
+  const opts: SolveRequest = search.startsWith('preset ')
     ? { preset: search.slice('preset '.length), ...budget }
     : { search: search as SearchKind, ...budget, ...(search === 'best' ? { heuristic } : {}) };
   const row: Row = {
@@ -175,7 +173,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
   for (let i = 0; i < deals.length; i++) {
     if (progress) process.stderr.write(`\r${label} ${search}${search === 'best' ? ' ' + heuristic : ''}: deal ${i + 1}/${deals.length}   `);
     try {
-      const r = COLD ? solveCold(pysol ? ['--pysol', String(FIRST + i)] : [String(FIRST + i)], label, opts) : solveWith(solver, deals[i]!, rules, opts);
+      const r = COLD ? solveCold(pysol ? ['--pysol', String(FIRST + i)] : [String(FIRST + i)], label, opts) : solveRequest(solver, deals[i]!, rules, opts);
       if (CSV !== undefined)
         csvRows.push([label, dealName(deals[i]!, i), search, csvHeuristic, r.verdict, r.proof ?? '', r.limit ?? '', r.nodes, r.states, +(r.seconds * 1000).toFixed(1), r.bestHome]);
       row.verdicts[r.verdict]++;
@@ -202,10 +200,10 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
 
 /**
  * `--cold`: one deal solved by `limited solve DEAL --rules RULES ... --json` in a process of its
- * own, with the options `opts` stand for. Its figures as `solveWith` gives them; a solution that
+ * own, with the options `opts` stand for. Its figures as `solveRequest` gives them; a solution that
  * fails to verify (exit 3) throws SolutionError, as it does in this process.
  */
-function solveCold(deal: string[], rules: string, opts: CliSolveOptions): Pick<SolveResult, 'verdict' | 'proof' | 'limit' | 'nodes' | 'states' | 'seconds' | 'bytesPerState' | 'bestHome'> {
+function solveCold(deal: string[], rules: string, opts: SolveRequest): Pick<SolveResult, 'verdict' | 'proof' | 'limit' | 'nodes' | 'states' | 'seconds' | 'bytesPerState' | 'bestHome'> {
   const r = spawnSync(process.execPath, solveArgs(deal, rules, opts), { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status === 3) throw new SolutionError(r.stderr.trim());
   if (r.status !== 0) fail(`limited solve ${deal.join(' ')} --rules '${rules}' exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);

@@ -16,20 +16,20 @@
 import { benchArgs, benchCommand } from './args.js';
 import { readReports } from './reports.js';
 import { wilsonHigh, wilsonLow } from '../src/batch/stats.js';
-import { defaultPreset } from '../src/cli/solver-api.js';
+import { DEFAULT_PRESET } from '../src/solver/index.js';
 
 const USAGE = `usage: node dist/bench/summary.js [options]
 
   --dir DIR          where the bench/solve.js reports are (default results/solve): each
                      X.md with X.csv beside it
-  --preset P         whose rows to sum (default: the solver's default preset, ${defaultPreset() ?? 'none'})
+  --preset P         whose rows to sum (default: the solver's default preset, ${DEFAULT_PRESET})
   --out FILE.md      also write the summary to FILE.md
   -h, --help         this help
 `;
 
 const args = benchArgs('summary', USAGE, {
   dir: { type: 'string', default: 'results/solve' },
-  preset: { type: 'string', default: defaultPreset() ?? '' },
+  preset: { type: 'string', default: DEFAULT_PRESET },
   out: { type: 'string' },
 });
 const DIR = String(args.values.dir);

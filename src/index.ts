@@ -6,27 +6,29 @@
  * A thin layer over src/game, src/solver and src/batch: moves are RULES.md notation (`c3>f 5S`),
  * never the packed integers the engine plays; the solver's tables, keys and stages stay inside.
  * Every function gives the answer the command line gives for the same deal and options: `solve`
- * is `limited solve`'s search (the default preset unless a search is named; a time budget given
- * alone lifts the node cap), `runBatch` writes the file `limited batch` writes.
+ * and `runBatch` build the solver's one request (src/solver/request.ts) from their options, as
+ * `limited solve` and `limited batch` build it from their flags, so that they run the same search
+ * and write the same file. The names here are the library's own (`DealSolver`, not the engine's
+ * `Solver`), so that the two never need telling apart.
  */
 import { availableParallelism } from 'node:os';
 import {
   type Deal, type PackedMove, type Rules, type Size, type Tactics, BOOK, deckCount, FULL_SIZE, GEN_ALL, Game, MAX_DEAL_NUMBER, MAX_MOVES, NO_RESTRICTION, PYSOL, UserError,
   formatMove, formatSize, parseMove, parsePairing, parseSpaces, pysolDeal, replay, resolveMove, shown, sizeEqual, verifyText,
 } from './game/index.js';
-import { type Verdict, type SearchKind, DEFAULT_OPTIONS, DEFAULT_PRESET, HEURISTICS, PRESETS, SEARCHES, Solver as Engine, timeBudgetAlone } from './solver/index.js';
+import { type RequestInput, type SolveOutcome, type SolveRequest, DEFAULT_PRESET, HEURISTICS, PRESETS, Solver, checkRequest, solveOutcome, solveRequest } from './solver/index.js';
 import { type PileMemory } from './play/index.js';
-import { type SolverSpec, playSpec, solveSpec } from './batch/job.js';
+import { playSpec, solveSpec } from './batch/job.js';
 import { formatSummary } from './batch/report.js';
 import { type SummaryFile } from './batch/sidecar.js';
-import { prepareOut } from './batch/fileio.js';
+import { prepareOut } from './util/fileio.js';
 import { MAX_CHUNK, MAX_WORKERS, runBatch as runPool } from './batch/run.js';
 
 // ---------------------------------------------------------------------------------------
 // Cards, rules, sizes, deals: the engine's own functions.
 
 export { type Card, formatCard, parseCard } from './game/cards.js';
-export { type Building, type Rules, type SecondDeal, type Size, BOOK, FULL_SIZE, PYSOL, PRESETS as RULES_PRESETS, deckCount, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './game/rules.js';
+export { type Building, type Rules, type SecondDeal, type Size, BOOK, FULL_SIZE, PYSOL, RULES_PRESETS, deckCount, formatRules, formatSize, parseRules, parseSize, rulesEqual, sizeEqual } from './game/rules.js';
 export { type Deal, MAX_DEAL_NUMBER, dealFromNumber, formatDealFile, parseDealFile } from './game/deal.js';
 export { type Pairing, type Spaces, type Tactics, NO_RESTRICTION } from './game/tactics.js';
 export { UserError } from './game/errors.js';
@@ -181,36 +183,26 @@ export const SOLVER_PRESETS: readonly { readonly name: string; readonly descript
 /** The heuristics that order best-first and beam search (`heuristic`). */
 export const HEURISTIC_NAMES: readonly string[] = Object.keys(HEURISTICS);
 
-/** The solver's options, as `limited solve` and `limited batch` take them; only those given count. */
-export interface SolverOptions {
-  /** A name of SOLVER_PRESETS; default DEFAULT_PRESET unless `search` is given (then that one search; with a preset, it replaces the preset's). */
-  readonly preset?: string;
-  readonly search?: SearchKind;
-  /** One of HEURISTIC_NAMES, for best-first and beam search (refused where neither runs). */
-  readonly heuristic?: string;
-  /** Node budget: a whole number >= 1 (default: the preset's). */
-  readonly maxNodes?: number;
-  /** Time budget, seconds > 0; given alone to `solve`, it is the only budget (verdicts then depend on the machine). */
-  readonly maxSeconds?: number;
-  /** Memory cap of the tables of states, megabytes > 0 (default: the preset's). */
-  readonly maxMemoryMB?: number;
-  /** Tactics as restrictions: the verdict says whether a player who keeps to them can win. */
-  readonly tactics?: Partial<Tactics>;
-}
+/**
+ * The solver's settings, as `limited solve` and `limited batch` take them: the solver's own
+ * request (src/solver/request.ts) on one thread, tactics given in part. Only those given count;
+ * with neither `preset` nor `search`, the default preset.
+ */
+export type SolverSettings = Omit<RequestInput, 'threads'>;
 
-export interface SolveOptions extends SolverOptions {
+export interface SolveDealOptions extends SolverSettings {
   readonly rules?: Rules;
   /** Solve from the position after these moves; the solution goes on from there. */
   readonly after?: Moves;
 }
 
-export interface SolveResult {
+export interface SolveAnswer {
   /** won (with `solution`, replayed by the verifier), unsolvable (proved), unknown (a budget ran out). */
-  readonly verdict: Verdict;
+  readonly verdict: SolveOutcome['verdict'];
   /** For unknown: the budget that ran out; else null. */
   readonly limit: 'nodes' | 'time' | 'memory' | null;
   /** For unsolvable: 'search' (a complete search was exhausted) or 'locks' (proved before any search); else null. */
-  readonly proof: 'search' | 'locks' | null;
+  readonly proof: SolveOutcome['proof'];
   readonly nodes: number;
   readonly states: number;
   readonly seconds: number;
@@ -221,35 +213,16 @@ export interface SolveResult {
   readonly solution: string[] | null;
 }
 
-/** A whole number >= 1, or a number > 0; a UserError naming the option otherwise. */
-function positive(name: string, v: number | undefined, whole: boolean): void {
-  if (v === undefined) return;
-  const ok = typeof v === 'number' && (whole ? Number.isSafeInteger(v) && v >= 1 : Number.isFinite(v) && v > 0);
-  if (!ok) throw new UserError(`${name} must be ${whole ? 'a whole number >= 1' : 'a number > 0'}, not ${shown(String(v))}`);
+/** A whole number >= 1; a UserError naming the option otherwise. */
+function positiveWhole(name: string, v: number | undefined): void {
+  if (v !== undefined && !(typeof v === 'number' && Number.isSafeInteger(v) && v >= 1)) throw new UserError(`${name} must be a whole number >= 1, not ${shown(String(v))}`);
 }
 
-const ordersByHeuristic = (s: unknown): boolean => s === 'best' || s === 'beam';
-
-/** The options checked, with the default preset where it applies: the spec `limited batch` builds from its flags. */
-function solverSpec(o: SolverOptions): SolverSpec {
-  if (o.preset !== undefined && !Object.hasOwn(PRESETS, o.preset))
-    throw new UserError(`unknown preset '${shown(String(o.preset))}' (presets: ${Object.keys(PRESETS).join(', ')})`);
-  if (o.search !== undefined && !SEARCHES.includes(o.search)) throw new UserError(`unknown search '${shown(String(o.search))}' (searches: ${SEARCHES.join(', ')})`);
-  const preset = o.preset ?? (o.search === undefined ? DEFAULT_PRESET : undefined);
-  if (o.heuristic !== undefined) {
-    if (!Object.hasOwn(HEURISTICS, o.heuristic)) throw new UserError(`unknown heuristic '${shown(String(o.heuristic))}' (heuristics: ${HEURISTIC_NAMES.join(', ')})`);
-    const ordered =
-      o.search !== undefined ? ordersByHeuristic(o.search) : preset !== undefined ? PRESETS[preset]!.stages.some((s) => ordersByHeuristic(s.options.search)) : ordersByHeuristic(DEFAULT_OPTIONS.search);
-    if (!ordered) throw new UserError(`heuristic is used only by best-first and beam search, which ${o.search !== undefined ? `search ${o.search}` : `preset ${preset}`} does not run`);
-  }
-  positive('maxNodes', o.maxNodes, true);
-  positive('maxSeconds', o.maxSeconds, false);
-  positive('maxMemoryMB', o.maxMemoryMB, false);
-  const spec: { -readonly [K in keyof SolverSpec]: SolverSpec[K] } = {};
-  if (preset !== undefined) spec.preset = preset;
-  for (const k of ['search', 'heuristic', 'maxNodes', 'maxSeconds', 'maxMemoryMB'] as const) if (o[k] !== undefined) (spec as Record<string, unknown>)[k] = o[k];
-  if (o.tactics !== undefined) spec.tactics = tacticsOf(o.tactics);
-  return spec;
+/** The settings as the solver's request, checked (one thread: the library's solves are synchronous). */
+function requestOf(s: SolverSettings): SolveRequest {
+  // The settings' own fields only: a stray `threads` (or any other key) from JavaScript is not the library's.
+  const { preset, search, heuristic, maxNodes, maxSeconds, maxMemoryMB, tactics } = s;
+  return checkRequest({ preset, search, heuristic, maxNodes, maxSeconds, maxMemoryMB, tactics });
 }
 
 /** Tactics given in part: the rest unrestricted; a UserError for a name that is none. */
@@ -261,26 +234,26 @@ function tacticsOf(t: Partial<Tactics> = {}): Tactics {
  * A solver that keeps its tables from one solve to the next (as a batch's workers do): cheaper
  * than a fresh one for many deals, and the same answers. `release()` lets the tables go.
  */
-export class Solver {
-  readonly #engine = new Engine();
+export class DealSolver {
+  readonly #engine = new Solver();
 
   /** Solves the deal (or the position after `options.after`), as `limited solve` does. Throws a UserError for bad options. */
-  solve(deal: Deal, options: SolveOptions = {}): SolveResult {
+  solve(deal: Deal, options: SolveDealOptions = {}): SolveAnswer {
     const rules = rulesOf(deal, options.rules);
-    const { preset, ...rest } = solverSpec(options);
-    const opts = timeBudgetAlone(rest) ? { ...rest, maxNodes: Infinity } : rest;
+    const request = requestOf(options);
     const from = options.after !== undefined ? gameAfter(deal, rules, options.after).history() : [];
-    const r = preset !== undefined ? this.#engine.solvePreset(deal, rules, preset, opts, from) : this.#engine.solve(deal, rules, opts, from);
+    const o = solveOutcome(solveRequest(this.#engine, deal, rules, request, from));
     return {
-      verdict: r.verdict,
-      limit: r.verdict === 'unknown' && r.limit !== undefined && r.limit !== 'interrupted' ? r.limit : null,
-      proof: r.verdict === 'unsolvable' ? (r.proof ?? 'search') : null,
-      nodes: r.nodes,
-      states: r.states,
-      seconds: r.seconds,
-      bestHome: r.bestHome,
+      verdict: o.verdict,
+      // 'interrupted' is `limited solve`'s, stopped between two steps: never here.
+      limit: o.limit === 'interrupted' ? null : o.limit,
+      proof: o.proof,
+      nodes: o.nodes,
+      states: o.states,
+      seconds: o.seconds,
+      bestHome: o.bestHome,
       cards: deckCount(deal.size),
-      solution: r.verdict === 'won' && r.moves ? r.moves.map(formatMove) : null,
+      solution: o.moves ? o.moves.map(formatMove) : null,
     };
   }
 
@@ -291,8 +264,8 @@ export class Solver {
 }
 
 /** Solves one deal with a fresh solver: `limited solve` (the default preset, 3 M nodes, unless options say otherwise). */
-export function solve(deal: Deal, options: SolveOptions = {}): SolveResult {
-  return new Solver().solve(deal, options);
+export function solve(deal: Deal, options: SolveDealOptions = {}): SolveAnswer {
+  return new DealSolver().solve(deal, options);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -317,8 +290,8 @@ export interface BatchOptions {
   readonly rules?: Rules;
   /** Default FULL_SIZE (PySolFC deals have no other). */
   readonly size?: Size;
-  /** The solver's options (default: the default preset), or instead `player`. */
-  readonly solver?: SolverOptions;
+  /** The solver's settings (default: the default preset), or instead `player`. */
+  readonly solver?: SolverSettings;
   readonly player?: PlayerOptions;
   /** The results CSV; FILE.meta.json and FILE.summary.json go beside it, and its directories are made. */
   readonly out: string;
@@ -356,7 +329,7 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   const source = o.pysol === true ? 'pysol' : 'v1';
   const first = source === 'pysol' ? 1 : 0;
   if (!Number.isSafeInteger(o.from) || o.from < first) throw new UserError(`from must be a whole number >= ${first}, not ${shown(String(o.from))}`);
-  positive('count', o.count, true);
+  positiveWhole('count', o.count);
   if (o.count - 1 > MAX_DEAL_NUMBER - o.from) throw new UserError(`from ${o.from} count ${o.count} goes past the last deal number ${MAX_DEAL_NUMBER}`);
   const rules = o.rules ?? (source === 'pysol' ? PYSOL : BOOK);
   const size = o.size ?? FULL_SIZE;
@@ -366,9 +339,9 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   if (p?.pile !== undefined && p.pile !== 'remembered' && p.pile !== 'forgotten') throw new UserError(`pile must be remembered or forgotten, not ${shown(String(p.pile))}`);
   const spec = p
     ? playSpec(source, rules, size, p.spec, tacticsOf(p.tactics), p.pile ?? 'remembered')
-    : solveSpec(source, rules, size, solverSpec(o.solver ?? {}));
-  positive('workers', o.workers, true);
-  positive('chunk', o.chunk, true);
+    : solveSpec(source, rules, size, requestOf(o.solver ?? {}));
+  positiveWhole('workers', o.workers);
+  positiveWhole('chunk', o.chunk);
   const workers = o.workers ?? availableParallelism();
   if (workers > MAX_WORKERS) throw new UserError(`workers must be at most ${MAX_WORKERS}, not ${workers}`);
   if (o.chunk !== undefined && o.chunk > MAX_CHUNK) throw new UserError(`chunk must be at most ${MAX_CHUNK}, not ${o.chunk}`);

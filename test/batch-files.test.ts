@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/game/index.js';
-import { writeAtomic, writeFully } from '../src/batch/fileio.js';
+import { writeAtomic, writeFully } from '../src/util/fileio.js';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { readMeta } from '../src/batch/sidecar.js';
 import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';

@@ -185,7 +185,7 @@ describe('beam search', () => {
   });
 
   it('ends unknown, never unsolvable, on a full-size deal it cannot search through', () => {
-    // Book deal 9 is not won within these nodes by any search (test/solver.test.ts).
+    // Book deal 9 is not won within these nodes by any search (test/depth-first.test.ts).
     const r = new Solver().solve(dealFromNumber(9), BOOK, { search: 'beam', heuristic: 'wasteDealt', maxNodes: 100_000 });
     expect([r.verdict, r.limit, r.nodes]).toEqual(['unknown', 'nodes', 100_000]);
     expect(r.states).toBeGreaterThan(0);

@@ -10,27 +10,15 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { type BenchCell, pairedComparison, signTest, summarizeCells } from '../src/compare/stats.js';
 import { expandDeals, loadSet, parseSet, rangeList } from '../src/compare/sets.js';
 import { BOOK, FULL_SIZE, dealFromNumber, parseSize } from '../src/game/index.js';
 import { Solver } from '../src/solver/index.js';
+import { type Result, ROOT, expectUsageError as usageError, runCli as cli, withTempDir } from './cli-helpers.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const FIX = './test/fixtures';
-
-interface Result {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Result {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function ok(args: string[]): Result {
   const r = cli(args);
@@ -38,17 +26,11 @@ function ok(args: string[]): Result {
   return r;
 }
 
-/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout. */
-function expectUsageError(r: Result, pattern?: RegExp): void {
-  expect(r.status, r.stderr).toBe(2);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('limited bench:'));
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^limited: \S/);
-  if (pattern) expect(lines[0]).toMatch(pattern);
-}
+/** A usage error, after the notes `limited bench` may print first. */
+const expectUsageError = (r: Result, pattern?: RegExp): void => usageError(r, pattern, /^limited bench:/);
 
-let dir: string;
+let dir = '';
+withTempDir('limited-bench-test-', (d) => (dir = d));
 const path = (name: string): string => join(dir, name);
 
 interface Row {
@@ -75,13 +57,6 @@ function csvRows(outDir: string): Row[] {
 }
 
 const signature = (stdout: string): number => Number(/bench signature: (\d+) nodes/.exec(stdout)![1]);
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'limited-bench-test-'));
-});
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('paired statistics', () => {
   it('sign test: exact two-sided binomial', () => {

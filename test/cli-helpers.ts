@@ -29,11 +29,15 @@ export function runCli(args: string[], o: { input?: string; nodeArgs?: string[];
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. */
-export function expectUsageError(r: Result, pattern?: RegExp): void {
+/**
+ * A usage error: exit 2, one line `limited: ...` on stderr, nothing on stdout, no stack. Lines
+ * that match `besides` (a command's own notes before the error, such as `limited bench: ...`)
+ * are not counted.
+ */
+export function expectUsageError(r: Result, pattern?: RegExp, besides?: RegExp): void {
   expect(r.status, r.stderr).toBe(2);
   expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  const lines = r.stderr.split('\n').filter((l) => l !== '' && !(besides?.test(l) ?? false));
   expect(lines, r.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^limited: \S/);
   expect(r.stderr).not.toMatch(/^\s+at /m);

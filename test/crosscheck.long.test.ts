@@ -2,7 +2,7 @@
  * The cross-check of the perfect-information solver (src/solver): every solver configuration
  * must agree with a plain exhaustive reference search (test/reference.ts) on 1,000+ small deals
  * under every rule variant, and every win must replay through the verifier. In a file of its
- * own so that it runs beside the solver's other tests (test/solver.test.ts) on a second core.
+ * own so that it runs beside the solver's other tests (test/rollout.test.ts and the rest) on a second core.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Deal, type Rules, dealFromNumber, formatSolution, parseRules, parseSize, replay, verifyText } from '../src/game/index.js';

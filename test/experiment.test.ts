@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { pairedDifference, wilsonHigh, wilsonLow } from '../src/batch/stats.js';
-import { TACTICS_COLUMNS } from '../src/experiment/report.js';
-import { type ChartLine, tacticsSvg } from '../src/experiment/chart.js';
+import { TACTICS_COLUMNS } from '../src/experiment/tactics-report.js';
+import { type ChartLine, tacticsSvg } from '../src/experiment/tactics-chart.js';
 import { type Group } from '../src/experiment/matrix.js';
 import { type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 

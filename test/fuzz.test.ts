@@ -20,7 +20,7 @@ import { chooseShard, parseShard } from '../src/batch/range.js';
 import { checkHeader, rowCodec, rowFields } from '../src/batch/rows.js';
 import { parseMeta } from '../src/batch/sidecar.js';
 import { batchConfig } from '../src/cli/commands/batch.js';
-import { positiveInteger, positiveNumber } from '../src/cli/solver-api.js';
+import { positiveInteger, positiveNumber } from '../src/cli/numbers.js';
 import { ROOT, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;

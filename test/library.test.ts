@@ -160,11 +160,11 @@ console.log(JSON.stringify({ r, verify: verify(deal, r.solution), replayed: p.wo
   it("type-checks against the package's .d.ts", () => {
     installed();
     const check = `
-import { type BatchOptions, type Deal, type SolveResult, type Verdict, Position, Solver, dealFromNumber, parseSize, runBatch, solve, verify } from '${PKG.name}';
+import { type BatchOptions, type Deal, type SolveAnswer, type Verdict, DealSolver, Position, dealFromNumber, parseSize, runBatch, solve, verify } from '${PKG.name}';
 // @ts-expect-error: the engine's packed game stays inside
 import { Game } from '${PKG.name}';
 const deal: Deal = dealFromNumber(4, parseSize('1x5,4x3'));
-const r: SolveResult = new Solver().solve(deal, { preset: 'fast', maxNodes: 10_000, tactics: { pairing: 'never' } });
+const r: SolveAnswer = new DealSolver().solve(deal, { preset: 'fast', maxNodes: 10_000, tactics: { pairing: 'never' } });
 const verdict: Verdict = r.verdict;
 const moves: string[] | null = r.solution;
 const won: boolean = new Position(deal, { moves: moves ?? [] }).won && verify(deal, moves ?? '').ok;
@@ -235,13 +235,13 @@ describe('the API in process', async () => {
     return expect(L.runBatch({ from: -1, count: 5, out: 'unused.csv' })).rejects.toThrow('from must be a whole number >= 0, not -1');
   });
 
-  it('solves from a position, and one Solver gives what fresh ones give', () => {
+  it('solves from a position, and one DealSolver gives what fresh ones give', () => {
     const deal = L.dealFromNumber(4, small);
     const whole = L.solve(deal).solution!;
     const rest = L.solve(deal, { after: whole.slice(0, 5) });
     expect(rest.verdict).toBe('won');
     expect(L.verify(deal, [...whole.slice(0, 5), ...rest.solution!]).ok).toBe(true);
-    const solver = new L.Solver();
+    const solver = new L.DealSolver();
     for (let n = 1; n <= 6; n++) {
       const d = L.dealFromNumber(n, small);
       expect(solver.solve(d, { maxNodes: 5000 })).toEqual({ ...L.solve(d, { maxNodes: 5000 }), seconds: expect.any(Number) });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SOLUTION_FILE_LIMITS, UserError, checkSolutionText, formatDealFile, dealFromNumber, parseDealFile, parseRules } from '../src/game/index.js';
 import { chooseShard } from '../src/batch/range.js';
-import { positiveNumber } from '../src/cli/solver-api.js';
+import { positiveNumber } from '../src/cli/numbers.js';
 import { MAIN, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;

@@ -1,9 +1,9 @@
-// A solve run a step at a time (Solver.start, Solver.startPreset, startWith), as `limited solve`
-// runs it to draw its progress and to stop on a signal: stepping does not change the search.
+// A solve run a step at a time (startSolve, the one entry; Solver.start, Solver.startPreset), as
+// `limited solve` runs it to draw its progress and to stop on a signal: stepping does not change
+// the search.
 import { describe, expect, it } from 'vitest';
 import { BOOK, PYSOL, dealFromNumber, parseRules, parseSize, pysolDeal } from '../src/game/index.js';
-import { type Progress, Solver } from '../src/solver/index.js';
-import { solveWith, startWith } from '../src/cli/solver-api.js';
+import { type Progress, type SearchRun, Solver, startSolve } from '../src/solver/index.js';
 
 describe('a solve run in steps', () => {
   const cases = [
@@ -16,15 +16,19 @@ describe('a solve run in steps', () => {
     { what: 'PySolFC game 5, portfolio', deal: pysolDeal(5), rules: PYSOL, opts: { preset: 'portfolio', maxNodes: 300_000 } },
     { what: 'book deal 9, prove', deal: dealFromNumber(9), rules: BOOK, opts: { preset: 'prove', maxNodes: 200_000 } },
     // The stages run 722,550 nodes, then the prover takes over and proves the deal lost in
-    // 327,417 more (test/solver.test.ts): steps before and after the takeover.
+    // 327,417 more (test/lockbound.test.ts): steps before and after the takeover.
     { what: 'book deal 988, portfolio (the prover takes over)', deal: dealFromNumber(988), rules: BOOK, opts: { preset: 'portfolio', maxNodes: 2_000_000 } },
     { what: 'small deal, dfs (exhausted)', deal: dealFromNumber(3, parseSize('1x5 4x3')), rules: parseRules('building=none'), opts: { search: 'dfs', maxNodes: 100_000 } },
   ] as const;
 
+  /** A case's solve, started: by the one entry, or by the engine's single search for what no request sets (a beam's first width). */
+  const start = (c: (typeof cases)[number]): SearchRun =>
+    'beamWidth' in c.opts ? new Solver().start(c.deal, c.rules, c.opts) : startSolve(new Solver(), c.deal, c.rules, c.opts);
+
   for (const c of cases) {
     it(`${c.what}: the same result in steps of 65,536 nodes as in one, and the figures grow`, () => {
-      const plain = solveWith(new Solver(), c.deal, c.rules, c.opts);
-      const run = startWith(new Solver(), c.deal, c.rules, c.opts);
+      const plain = start(c).step(Infinity)!;
+      const run = start(c);
       const seen: Progress[] = [];
       let res = null;
       for (let n = 1 << 16; !(res = run.step(n)); n += 1 << 16) {

@@ -50,3 +50,27 @@ describe('search signature (node budgets: the same on every machine)', () => {
     expect([r.verdict, r.nodes, r.moves!.length]).toEqual(['won', 10_923, 262]);
   });
 });
+
+describe('bench signature', () => {
+  it('total nodes of the default search over a fixed deal set', () => {
+    // CHANGES ONLY ON PURPOSE: a change to move generation, ordering or pruning changes this
+    // figure. When it does, put the new figure (and the old one) in the commit message.
+    const BENCH_SIGNATURE = 252_566;
+    const solver = new Solver();
+    let total = 0;
+    const verdicts = { won: 0, unsolvable: 0, unknown: 0 };
+    const small = parseSize('1x6 5x3');
+    for (let n = 1; n <= 200; n++) {
+      const r = solver.solve(dealFromNumber(n, small), BOOK);
+      total += r.nodes;
+      verdicts[r.verdict]++;
+    }
+    for (let n = 1; n <= 3; n++) {
+      const r = solver.solve(dealFromNumber(n, FULL_SIZE), BOOK, { maxNodes: 20_000 });
+      total += r.nodes;
+      verdicts[r.verdict]++;
+    }
+    console.log(`bench signature: ${total} nodes (won ${verdicts.won}, unsolvable ${verdicts.unsolvable}, unknown ${verdicts.unknown})`);
+    expect(total).toBe(BENCH_SIGNATURE);
+  });
+});

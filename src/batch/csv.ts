@@ -10,7 +10,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
-import { fileError, writeAtomic, writeFully } from './fileio.js';
+import { fileError, writeAtomic, writeFully } from '../util/fileio.js';
 import { metaPath, summaryPath, tmpPath } from './names.js';
 
 /** CSV text of records (csv-stringify), each ending with a newline. */

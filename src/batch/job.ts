@@ -21,24 +21,12 @@ import {
   type Deal, type Rules, type Size, FULL_SIZE, UserError, dealFromNumber, formatRules, formatSize, parseRules, parseSize,
   pysolDeal, sizeEqual,
 } from '../game/index.js';
-import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/index.js';
+import { type Budgets, type SolveRequest, type SolveResult, Solver, checkRequest, requestBudgets, solveOutcome, solveRequest } from '../solver/index.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
 
 /** Where the deal numbers come from: `v1` = this project's deal numbers (RULES.md), `pysol` = PySolFC game numbers. */
 export type DealSourceKind = 'v1' | 'pysol';
-
-/** The solver's options as given on the command line (only those given, plus the preset). */
-export interface SolverSpec {
-  readonly preset?: string;
-  readonly search?: SearchKind;
-  readonly heuristic?: string;
-  readonly maxNodes?: number;
-  readonly maxSeconds?: number;
-  readonly maxMemoryMB?: number;
-  /** Tactics as restrictions (`--pairing`, `--spaces`; src/game/tactics.ts): only when they restrict. */
-  readonly tactics?: Tactics;
-}
 
 /** The blind player of a `play` job: its spec as `createPlayer` takes it, its tactic knobs, and its memory of the pile. */
 export interface PlayerSpec {
@@ -48,13 +36,7 @@ export interface PlayerSpec {
   readonly pile: PileMemory;
 }
 
-/** The budgets in force for each deal: the given options over the preset's over the solver's defaults. */
-export interface Budgets {
-  readonly maxNodes: number;
-  /** null: no time budget. */
-  readonly maxSeconds: number | null;
-  readonly maxMemoryMB: number;
-}
+export { type Budgets };
 
 /** Everything that decides a deal's row. Two runs with equal specs give equal rows (timing aside) when no time budget binds. */
 export interface JobSpec {
@@ -70,8 +52,12 @@ export interface JobSpec {
    * `preset=portfolio pairing=never`, `player=greedy pairing=always spaces=eager pile=remembered`.
    */
   readonly method: string;
-  /** The solver's options as given (`{}` for the play kind). */
-  readonly solver: SolverSpec;
+  /**
+   * The solver's request as given, checked (`{}` for the play kind); its tactics only when they
+   * restrict (`--pairing`, `--spaces`), so that an unrestricted run's spec is what it was before
+   * tactics existed.
+   */
+  readonly solver: SolveRequest;
   /** The solver's budgets in force. The play kind has none: all zero (maxSeconds null), and its rows have no budget columns. */
   readonly budgets: Budgets;
   /** The play kind only: the player. */
@@ -126,27 +112,28 @@ export interface JobKind {
 }
 
 /** A solver result as a CSV row's outcome (the solve and bench job kinds). */
-export function solveOutcome(r: SolveResult): DealOutcome {
+export function dealOutcome(r: SolveResult): DealOutcome {
+  const o = solveOutcome(r);
   return {
-    verdict: r.verdict,
-    limit: r.verdict === 'unknown' ? (r.limit ?? '') : '',
-    nodes: r.nodes,
-    states: r.states,
-    solutionLength: r.verdict === 'won' && r.moves ? r.moves.length : 0,
-    bestHome: r.bestHome,
-    ms: r.seconds * 1000,
+    verdict: o.verdict,
+    limit: o.limit ?? '',
+    nodes: o.nodes,
+    states: o.states,
+    solutionLength: o.moves ? o.moves.length : 0,
+    bestHome: o.bestHome,
+    ms: o.seconds * 1000,
   };
 }
 
-/** The perfect-information solver with the spec's options; one Solver reused for every deal. */
+/** The perfect-information solver with the spec's request; one Solver reused for every deal. */
 export const SOLVE_JOB: JobKind = {
   name: 'solve',
   create(spec) {
     const solver = new Solver();
-    const { preset, ...rest } = spec.solver;
-    const opts: Partial<SolveOptions> = rest;
-    if (preset !== undefined) return (deal, rules) => solveOutcome(solver.solvePreset(deal, rules, preset, opts));
-    return (deal, rules) => solveOutcome(solver.solve(deal, rules, opts));
+    // The rows name the node budget they ran with (spec.budgets): it is given, so that a time
+    // budget alone keeps it, as `limited batch --max-seconds` says.
+    const request: SolveRequest = { ...spec.solver, maxNodes: spec.budgets.maxNodes };
+    return (deal, rules) => dealOutcome(solveRequest(solver, deal, rules, request));
   },
 };
 
@@ -224,36 +211,30 @@ export function dealMaker(source: DealSourceKind, size: Size): (n: number) => De
   return (n) => dealFromNumber(n, size);
 }
 
-/** The spec for solving with these options (as `solveOptionsFromFlags` gives them). */
-export function solveSpec(source: DealSourceKind, rules: Rules, size: Size, solver: SolverSpec): JobSpec {
-  const preset = solver.preset !== undefined ? PRESETS[solver.preset] : undefined;
-  if (solver.preset !== undefined && !preset) throw new Error(`unknown preset '${solver.preset}'`);
-  const eff: SolveOptions = { ...DEFAULT_OPTIONS, ...(preset?.options ?? {}), ...solver };
-  const method: string[] = [];
-  if (solver.preset !== undefined) method.push(`preset=${solver.preset}`);
-  if (solver.search !== undefined) method.push(`search=${solver.search}`);
-  if (solver.heuristic !== undefined) method.push(`heuristic=${solver.heuristic}`);
-  if (method.length === 0) method.push(`search=${eff.search}`);
+/**
+ * The spec for solving with a request (checked here, into its one form: the default preset
+ * unless a search is named, the keys in a fixed order, since specs are compared as JSON). One
+ * thread a deal: a request on several is refused.
+ */
+export function solveSpec(source: DealSourceKind, rules: Rules, size: Size, request: SolveRequest): JobSpec {
+  const { tactics: given, ...r } = checkRequest(request);
+  if (r.threads !== undefined) throw new UserError('a batch solves each deal on one thread: its workers are the threads');
   // Restrictions only (an unrestricted run's spec is what it was before tactics existed, so its files resume).
-  const tactics = solver.tactics !== undefined && isRestricted(solver.tactics) ? solver.tactics : undefined;
+  const tactics = given !== undefined && isRestricted(given) ? given : undefined;
+  const solver: SolveRequest = tactics ? { ...r, tactics } : r;
+  const method: string[] = [];
+  if (r.preset !== undefined) method.push(`preset=${r.preset}`);
+  if (r.search !== undefined) method.push(`search=${r.search}`);
+  if (r.heuristic !== undefined) method.push(`heuristic=${r.heuristic}`);
   if (tactics) method.push(`pairing=${tactics.pairing}`, `spaces=${tactics.spaces}`);
-  // A plain object with the keys in a fixed order (specs are compared as JSON).
-  const given: { -readonly [K in keyof SolverSpec]: SolverSpec[K] } = {};
-  for (const k of ['preset', 'search', 'heuristic', 'maxNodes', 'maxSeconds', 'maxMemoryMB'] as const)
-    if (solver[k] !== undefined) (given as Record<string, unknown>)[k] = solver[k];
-  if (tactics) given.tactics = { pairing: tactics.pairing, spaces: tactics.spaces };
   return {
     kind: 'solve',
     source,
     rules: formatRules(rules),
     size: formatSize(size),
     method: method.join(' '),
-    solver: given,
-    budgets: {
-      maxNodes: eff.maxNodes,
-      maxSeconds: Number.isFinite(eff.maxSeconds) ? eff.maxSeconds : null,
-      maxMemoryMB: eff.maxMemoryMB,
-    },
+    solver,
+    budgets: requestBudgets(solver),
   };
 }
 

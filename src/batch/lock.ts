@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { UserError } from '../game/index.js';
-import { fileError, writeFully } from './fileio.js';
+import { fileError, writeFully } from '../util/fileio.js';
 import { lockPath } from './names.js';
 
 /** A lock not renewed for this long (by the taker's clock) is another host's dead run's. */

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
 import { jobDifference } from './difference.js';
 import { type ResultsFile, loadResults, sortLines } from './csv.js';
-import { writeAtomic } from './fileio.js';
+import { writeAtomic } from '../util/fileio.js';
 import { metaPath, summaryPath } from './names.js';
 import { type RowFields, checkHeader, columnsOf, headerOf, rowFields } from './rows.js';
 import { type Meta, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';

@@ -11,7 +11,7 @@ function stem(csv: string): string {
 export const metaPath = (csv: string): string => `${stem(csv)}.meta.json`;
 export const summaryPath = (csv: string): string => `${stem(csv)}.summary.json`;
 export const lockPath = (csv: string): string => `${csv}.lock`;
-export const tmpPath = (file: string): string => `${file}.tmp`;
+export { tmpPath } from '../util/fileio.js';
 
 /** Text as a part of a file name: lower case, each run of other characters than a-z, 0-9 and '.' one '-'. */
 export function nameSlug(text: string): string {

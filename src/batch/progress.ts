@@ -3,6 +3,7 @@
  * of the total, deals per second, ETA, the running win rate); otherwise a plain line every
  * few seconds, for logs (a Slurm job's output file, `kubectl logs`).
  */
+import { formatDuration } from '../util/duration.js';
 
 export interface ProgressState {
   /** Deals in the file (resumed ones included) and the total of the part. */
@@ -12,15 +13,6 @@ export interface ProgressState {
   readonly doneHere: number;
   readonly won: number;
   readonly unknown: number;
-}
-
-export function formatDuration(s: number): string {
-  if (!Number.isFinite(s) || s < 0) return '--';
-  const t = Math.round(s);
-  const h = Math.floor(t / 3600);
-  const m = Math.floor((t % 3600) / 60);
-  const sec = t % 60;
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}` : `${m}:${String(sec).padStart(2, '0')}`;
 }
 
 const pct = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '--');

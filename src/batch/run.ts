@@ -23,7 +23,7 @@ import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
 import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
-import { FileError, checkWritable } from './fileio.js';
+import { FileError, checkWritable } from '../util/fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
 import { metaPath } from './names.js';
@@ -33,7 +33,7 @@ import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, rangeLast, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
-import { onStop } from './stop.js';
+import { onStop } from '../util/stop.js';
 import { type ChunkResult, type ChunkTask } from './worker.js';
 
 /** The most worker threads and the most deals in a chunk a run takes (`--workers`, `--chunk`, the library's options). */
@@ -160,7 +160,7 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   checkWritable(out);
   const lock = takeLock(out);
   // While the lock is held a SIGINT or SIGTERM stops the run, with its sidecars written, instead
-  // of ending the process (src/batch/stop.ts); it stops the pool when one runs.
+  // of ending the process (src/util/stop.ts); it stops the pool when one runs.
   const stop: Stop = { halt: () => undefined };
   const unwatch = onStop((s) => {
     if (stop.signal) return;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { MAX_DEAL_NUMBER, UserError, parseRules, parseSize, plural, shown } from '../game/index.js';
-import { writeAtomic } from './fileio.js';
+import { writeAtomic } from '../util/fileio.js';
 import { type JobSpec } from './job.js';
 import { metaPath, summaryPath } from './names.js';
 import { type DealRange, type Shard, MAX_SHARDS, formatRange, shardPart } from './range.js';

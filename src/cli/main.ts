@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { watchStopSignals } from '../batch/stop.js';
-import { examples, oneLine, reportError } from './common.js';
+import { watchStopSignals } from '../util/stop.js';
+import { oneLine, reportError } from './exit.js';
+import { examples } from './options.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBench } from './commands/bench.js';
 import { registerDeal } from './commands/deal.js';
@@ -21,7 +22,7 @@ import { registerSolve } from './commands/solve.js';
 import { registerVerify } from './commands/verify.js';
 import { registerPlay, registerView } from './commands/view.js';
 
-/** The commands that stop cleanly on SIGINT and SIGTERM, from their first moment (src/batch/stop.ts). */
+/** The commands that stop cleanly on SIGINT and SIGTERM, from their first moment (src/util/stop.ts). */
 const STOPPABLE = new Set(['batch', 'start', 'experiment', 'bench']);
 
 /** The commands, in the order `limited --help` lists them. */

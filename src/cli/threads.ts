@@ -2,14 +2,13 @@
  * `limited solve --threads T`: one deal on T cores (src/solver/parallel.ts). With T > 1 the
  * search is the prover on every thread (depth-first search on exact keys, LockBound at every
  * position, one shared table): the `prove` preset's search, and its budgets unless given; from
- * ROLLOUT_FROM threads on, the last thread starts as the rollout. A
- * --preset other than prove, a --search other than dfs, or a --heuristic has no meaning there and
- * is refused. T = 1 is the ordinary solve, untouched.
+ * ROLLOUT_FROM threads on, the last thread starts as the rollout. A --preset other than prove, a
+ * --search other than dfs, or a --heuristic has no meaning there and is refused (the request's
+ * check, src/solver/request.ts). T = 1 is the ordinary solve, untouched.
  */
 import { type Deal, type PackedMove, type Rules, UserError } from '../game/index.js';
-import { type Progress, type SolveOptions, PRESETS } from '../solver/index.js';
+import { type Progress, type SolveRequest, THREADS_PRESET, requestPlan } from '../solver/index.js';
 import { type ParallelResult, MAX_THREADS, TableAllocationError, solveParallel } from '../solver/parallel.js';
-import { type CliSolveOptions } from './solver-api.js';
 
 /** `--threads 4`: a whole number from 1 to MAX_THREADS. Throws UserError. */
 export function threadsFromFlag(text: string): number {
@@ -19,8 +18,6 @@ export function threadsFromFlag(text: string): number {
   return n;
 }
 
-/** The preset whose search and budgets the threads run. */
-const PROVE = 'prove';
 /**
  * From this many threads on, the last one starts as the rollout (to find wins early) and turns
  * helper when the deal looks lost: its cost on a lost deal, a thread's share until then, is a
@@ -28,35 +25,13 @@ const PROVE = 'prove';
  */
 export const ROLLOUT_FROM = 4;
 
-/**
- * The options of a solve on several threads, from the solve command's (`solveOptionsFromFlags`,
- * which named the default preset when none was given): the prove preset's budgets under the
- * flags given. `given` says which flags the user gave. Throws UserError for a search that the
- * threads cannot run.
- */
-export function threadOptions(opts: CliSolveOptions, given: { preset: boolean; search: boolean; heuristic: boolean }): Partial<SolveOptions> {
-  if (given.search && opts.search !== 'dfs')
-    throw new UserError(`--threads runs depth-first search on every thread, not --search ${opts.search}: drop --search, or use --threads 1`);
-  if (given.preset && opts.preset !== PROVE)
-    throw new UserError(`--threads runs the ${PROVE} preset's search on every thread, not --preset ${opts.preset}: use --preset ${PROVE}, or --threads 1`);
-  if (given.heuristic) throw new UserError('--threads runs depth-first search, which no --heuristic orders: drop --heuristic, or use --threads 1');
-  const { preset: _preset, search: _search, heuristic: _heuristic, ...rest } = opts;
-  return { ...PRESETS[PROVE]?.options, ...rest };
-}
-
-/** The options a solve on several threads reports (`options` in --json): the prove preset and the budgets given. */
-export function threadReportOptions(opts: CliSolveOptions): CliSolveOptions {
-  const { search: _search, heuristic: _heuristic, ...rest } = opts;
-  return { ...rest, preset: PROVE };
-}
-
 /** `--threads`'s help. */
 export const THREADS_HELP =
-  `solve on T threads, a whole number from 1 to ${MAX_THREADS} (default 1): with T > 1 each thread runs the ${PROVE} preset's ` +
+  `solve on T threads, a whole number from 1 to ${MAX_THREADS} (default 1): with T > 1 each thread runs the ${THREADS_PRESET} preset's ` +
   `search from the root, breaking ties between moves its own way, on one shared table (from ${ROLLOUT_FROM} threads on, the last ` +
-  `starts as the default preset's rollout, to find wins early, until the deal looks lost); the budgets are the ${PROVE} preset's ` +
+  `starts as the default preset's rollout, to find wins early, until the deal looks lost); the budgets are the ${THREADS_PRESET} preset's ` +
   `unless given, --max-nodes counts all threads' nodes, and --max-memory is the shared table, allocated at once ` +
-  `(no --preset but ${PROVE}, no --search but dfs, no --heuristic)`;
+  `(no --preset but ${THREADS_PRESET}, no --search but dfs, no --heuristic)`;
 
 /** What `solve --help` says of --threads after the options. */
 export const THREADS_EPILOGUE =
@@ -64,21 +39,22 @@ export const THREADS_EPILOGUE =
   "by the verifier; 'unsolvable' needs every thread's search exhausted (docs/SOLVER.md, \"One deal on\n" +
   'every core\"). Ctrl-C stops every thread.\n';
 
-/** What `describeOptions` says of a solve on `threads` threads. */
+/** What `describeRequest` (cli/solver-flags.ts) says beside a solve on `threads` threads. */
 export function threadsText(threads: number): string {
   return `on ${threads} threads (each a depth-first search from the root${threads >= ROLLOUT_FROM ? ', the last a rollout until the deal looks lost' : ''}, one shared table)`;
 }
 
 /**
- * Solves on `threads` threads, showing progress with `show`; SIGINT or SIGTERM stops every thread
+ * Solves a checked request on its threads (`request.threads`, 2 or more), with the options
+ * `requestPlan` gives for it, showing progress with `show`; SIGINT or SIGTERM stops every thread
  * and gives the result so far (unknown, 'interrupted'; the signal is returned). A second signal
  * before the threads have stopped ends the process at once, as the handlers are removed by the
  * first.
  */
 export async function solveOnThreads(
-  deal: Deal, rules: Rules, opts: Partial<SolveOptions>, threads: number, show: ((p: Progress) => void) | null,
-  from: readonly PackedMove[] = [],
+  deal: Deal, rules: Rules, request: SolveRequest, show: ((p: Progress) => void) | null, from: readonly PackedMove[] = [],
 ): Promise<{ res: ParallelResult; signal: NodeJS.Signals | null }> {
+  const threads = request.threads ?? 1;
   const abort = new AbortController();
   let signal: NodeJS.Signals | null = null;
   const stop = (s: NodeJS.Signals): void => {
@@ -88,7 +64,7 @@ export async function solveOnThreads(
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    const res = await solveParallel(deal, rules, opts, { threads, from, rollout: threads >= ROLLOUT_FROM, signal: abort.signal, ...(show ? { onProgress: show } : {}) });
+    const res = await solveParallel(deal, rules, requestPlan(request).options, { threads, from, rollout: threads >= ROLLOUT_FROM, signal: abort.signal, ...(show ? { onProgress: show } : {}) });
     return { res, signal };
   } catch (e) {
     if (e instanceof TableAllocationError) throw new UserError(`--max-memory: ${e.message}`);

@@ -4,7 +4,7 @@
  * A point (x, y) of a line says: with a budget of x nodes, this heuristic decides y deals.
  */
 import { type BenchCell, decidedByNodes } from './stats.js';
-import { esc, niceStep, r1, textWidth } from '../svg.js';
+import { esc, niceStep, r1, textWidth } from '../util/svg.js';
 
 export interface ChartSeries {
   readonly label: string;

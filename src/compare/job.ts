@@ -10,8 +10,8 @@
  */
 import { type Deal, type Rules, type Size, formatRules, formatSize } from '../game/index.js';
 import { type Heuristic } from '../solver/heuristics.js';
-import { type SearchKind, type SolveOptions, DEFAULT_OPTIONS, Solver } from '../solver/index.js';
-import { type DealSourceKind, type JobKind, type JobSpec, type SolverSpec, solveOutcome } from '../batch/job.js';
+import { type SearchKind, type SolveOptions, type SolveRequest, Solver, requestBudgets } from '../solver/index.js';
+import { type DealSourceKind, type JobKind, type JobSpec, dealOutcome } from '../batch/job.js';
 import { builtModule } from '../batch/machine.js';
 import { type HeuristicRef, guard, heuristicFor, importHeuristic, refKey, variantLabel } from './heuristics.js';
 
@@ -42,7 +42,7 @@ export const JOB_KIND: JobKind = {
         warm = true;
         for (const o of opts) solver.solve(deal, rules, { ...o, maxNodes: Math.min(o.maxNodes ?? Infinity, 2000), maxSeconds: 0.5 });
       }
-      const outs = opts.map((o) => solveOutcome(solver.solve(deal, rules, o)));
+      const outs = opts.map((o) => dealOutcome(solver.solve(deal, rules, o)));
       return { ...outs[0]!, variants: outs };
     };
   },
@@ -60,11 +60,10 @@ export interface BenchSolver {
 
 /** The job spec of a benchmark: the heuristics (built-in names or module URLs) as variants. */
 export function benchSpec(source: DealSourceKind, rules: Rules, size: Size, heuristics: readonly HeuristicRef[], s: BenchSolver): JobSpec {
-  const solver: { -readonly [K in keyof SolverSpec]: SolverSpec[K] } = { search: s.search };
+  const solver: { -readonly [K in keyof SolveRequest]: SolveRequest[K] } = { search: s.search };
   if (s.maxNodes !== undefined) solver.maxNodes = s.maxNodes;
   if (s.maxSeconds !== undefined) solver.maxSeconds = s.maxSeconds;
   if (s.maxMemoryMB !== undefined) solver.maxMemoryMB = s.maxMemoryMB;
-  const eff: SolveOptions = { ...DEFAULT_OPTIONS, ...solver };
   return {
     kind: 'bench',
     source,
@@ -72,11 +71,7 @@ export function benchSpec(source: DealSourceKind, rules: Rules, size: Size, heur
     size: formatSize(size),
     method: `search=${s.search} heuristics=${heuristics.map((h) => h.label).join(',')}`,
     solver,
-    budgets: {
-      maxNodes: eff.maxNodes,
-      maxSeconds: Number.isFinite(eff.maxSeconds) ? eff.maxSeconds : null,
-      maxMemoryMB: eff.maxMemoryMB,
-    },
+    budgets: requestBudgets(solver),
     variants: heuristics.map(refKey),
   };
 }

@@ -1,5 +1,5 @@
 /** The benchmark's report as text: what `limited bench` prints, and bench.txt. */
-import { formatDuration } from '../batch/progress.js';
+import { formatDuration } from '../util/duration.js';
 import { plural } from '../game/index.js';
 import { type BenchResult } from './result.js';
 import { type Paired } from './stats.js';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
 import { csvText } from '../batch/csv.js';
-import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, makeDir, writeAtomic } from '../util/fileio.js';
 import { dealMaker } from '../batch/job.js';
 import { type CompactRow, limitOf, verdictOf } from '../batch/rows.js';
 import { gitCommit, machine, toolVersion } from '../batch/machine.js';

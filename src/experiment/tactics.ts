@@ -11,14 +11,15 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, makeDir, writeAtomic } from '../util/fileio.js';
 import { headerOf } from '../batch/rows.js';
 import { gitCommit, machine } from '../batch/machine.js';
 import { formatRange } from '../batch/range.js';
 import { refuseForeign, runBatch } from '../batch/run.js';
-import { tacticsSvg, tacticsTitles } from './chart.js';
+import { tacticsSvg, tacticsTitles } from './tactics-chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
-import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
+import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown } from './tactics-report.js';
+import { wallTime } from '../util/duration.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
 import { type EstimateLine, type EstimatorRow, provePass, runEstimator } from './winrate.js';
 import { solveSpec } from '../batch/job.js';

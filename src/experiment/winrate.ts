@@ -20,7 +20,8 @@
 import { existsSync } from 'node:fs';
 import seedrandom from 'seedrandom';
 import { type Rules, type Size, type Tactics, UserError, formatRules } from '../game/index.js';
-import { type JobSpec, type SolverSpec, solveSpec } from '../batch/job.js';
+import { type SolveRequest } from '../solver/index.js';
+import { type JobSpec, solveSpec } from '../batch/job.js';
 import { forEachRow } from '../batch/rows.js';
 import { type DealRange, formatRange, rangeLast } from '../batch/range.js';
 import { readMeta } from '../batch/sidecar.js';
@@ -97,7 +98,7 @@ export interface EstimatorOutcome {
 
 /** A row's prover's pass of phase 2: the `prove` preset at a node budget, in a memory cap, into `file`. */
 export function provePass(rules: Rules, size: Size, nodes: number, memory: number, restricted: { readonly tactics?: Tactics }, file: string): { spec: JobSpec; file: string } {
-  const solver: SolverSpec = { preset: 'prove', maxNodes: nodes, maxMemoryMB: memory, ...restricted };
+  const solver: SolveRequest = { preset: 'prove', maxNodes: nodes, maxMemoryMB: memory, ...restricted };
   return { spec: solveSpec('v1', rules, size, solver), file };
 }
 

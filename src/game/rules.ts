@@ -19,13 +19,14 @@ export interface Size {
   readonly rows: number;
 }
 
-export const PRESETS: Readonly<Record<string, Rules>> = {
+/** The rules by name (`--rules book`); the solver's named settings are PRESETS in src/solver/presets.ts. */
+export const RULES_PRESETS: Readonly<Record<string, Rules>> = {
   book: { building: 'pairs', secondDeal: 'privileged', privileged: 4 },
   pysol: { building: 'suit', secondDeal: 'none', privileged: 4 },
 };
 
-export const BOOK: Rules = PRESETS.book!;
-export const PYSOL: Rules = PRESETS.pysol!;
+export const BOOK: Rules = RULES_PRESETS.book!;
+export const PYSOL: Rules = RULES_PRESETS.pysol!;
 export const FULL_SIZE: Size = { packs: 2, ranks: 13, columns: 12, rows: 3 };
 
 export const MAX_COLUMNS = 16;
@@ -47,7 +48,7 @@ export function parseRules(text: string, base: Rules = BOOK): Rules {
   let presetWord: string | undefined;
   let optionWord: string | undefined;
   for (const w of words) {
-    const preset = PRESETS[w.toLowerCase()];
+    const preset = RULES_PRESETS[w.toLowerCase()];
     if (preset) {
       if (presetWord !== undefined) throw new UserError(`two presets in one rules text, '${shown(presetWord)}' and '${shown(w)}': give one (then option=value words)`);
       if (optionWord !== undefined) throw new UserError(`the preset '${shown(w)}' comes after '${shown(optionWord)}', which it would undo: give the preset first`);
@@ -57,7 +58,7 @@ export function parseRules(text: string, base: Rules = BOOK): Rules {
     }
     optionWord ??= w;
     const m = /^([a-z-]+)=(.+)$/i.exec(w);
-    if (!m) throw new UserError(`unknown rules word '${shown(w)}' (presets: ${Object.keys(PRESETS).join(', ')}; options: building=, second-deal=, privileged=)`);
+    if (!m) throw new UserError(`unknown rules word '${shown(w)}' (presets: ${Object.keys(RULES_PRESETS).join(', ')}; options: building=, second-deal=, privileged=)`);
     const key = m[1]!.toLowerCase();
     const value = m[2]!.toLowerCase();
     switch (key) {
@@ -90,7 +91,7 @@ export function rulesEqual(a: Rules, b: Rules): boolean {
 
 /** Canonical text: the preset name when the rules are exactly a preset, else all three options. */
 export function formatRules(r: Rules): string {
-  for (const [name, p] of Object.entries(PRESETS)) if (rulesEqual(p, r)) return name;
+  for (const [name, p] of Object.entries(RULES_PRESETS)) if (rulesEqual(p, r)) return name;
   return `building=${r.building} second-deal=${r.secondDeal} privileged=${r.privileged}`;
 }
 

@@ -4,7 +4,7 @@
  * as lost and as won (a bar: the doubt no sampling removes) and the 95 % interval around it (a
  * whisker: that doubt plus the sampling error). Laid out from the labels' widths.
  */
-import { esc, r1, textWidth } from '../svg.js';
+import { esc, r1, textWidth } from '../util/svg.js';
 
 export interface IntervalLine {
   readonly label: string;

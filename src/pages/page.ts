@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../game/index.js';
-import { checkWritable, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, writeAtomic } from '../util/fileio.js';
 import { packageRoot } from '../batch/machine.js';
 import { type PageData } from '../web/data.js';
 

@@ -3,7 +3,7 @@
  * it the win rate on a 0-100 % axis with its 95 % interval as a whisker (Wilson; an unknown deal
  * counted as lost for the low end, as won for the high end). Laid out from the labels' widths.
  */
-import { esc, r1, textWidth } from '../svg.js';
+import { esc, r1, textWidth } from '../util/svg.js';
 
 export interface VerdictChartInput {
   readonly title: string;

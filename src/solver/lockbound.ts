@@ -56,7 +56,7 @@ export const LOCK_SPACES = 2;
  * `hold` is `never`) not in the first deal, so L gives up only when the second deal starts with
  * a column that could be emptied by then.
  *
- * Checked like the other bounds (test/solver.test.ts): no position on a winning line of a small
+ * Checked like the other bounds (test/lockbound.test.ts): no position on a winning line of a small
  * deal is ever called lost, and every search with it gives the exhaustive reference's verdicts.
  */
 /** LockBound decides nothing under building=suit, where any card can move onto a run. */
@@ -116,7 +116,7 @@ export class LockBound {
    * point of it, and the card drawn, staying on the waste, hides the waste below it. So that
    * settle ends where this run stood after drawing the card, and from there the two runs draw
    * the same cards in the same state: the same answer, even where it gives up. Checked along
-   * random first-deal lines (test/solver.test.ts, "keptDraws"), and by the depth-first tests,
+   * random first-deal lines (test/lockbound.test.ts, "keptDraws"), and by the depth-first tests,
    * whose pinned node counts with LockBound at every position did not move with the skip.
    */
   keptDraws = 0;

@@ -119,11 +119,5 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   tactics: NO_RESTRICTION,
 };
 
-/**
- * Is the time budget the only budget given? Then `solve` (the command and the library's) lifts
- * the preset's node cap, so that `--max-seconds S` alone means S seconds. A batch does not: its
- * rows keep the node budget they name.
- */
-export function timeBudgetAlone(o: { readonly maxNodes?: number; readonly maxSeconds?: number }): boolean {
-  return o.maxSeconds !== undefined && o.maxNodes === undefined;
-}
+/** The most threads one solve runs on (parallel.ts). */
+export const MAX_THREADS = 64;

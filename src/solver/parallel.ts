@@ -56,7 +56,7 @@ import { type Rules } from '../game/rules.js';
 import { type PackedMove, Game } from '../game/state.js';
 import { KeyPacker } from './key.js';
 import { LockBound } from './lockbound.js';
-import { DEFAULT_OPTIONS, type SolveOptions } from './options.js';
+import { DEFAULT_OPTIONS, MAX_THREADS, type SolveOptions } from './options.js';
 import { DEFAULT_PRESET, PRESETS } from './presets.js';
 import { type Progress, type SolveResult } from './result.js';
 import { type SharedLayout, layoutBytesPerState, newSharedBuffer, sharedBytes, sharedLayout } from './shared-table.js';
@@ -66,8 +66,8 @@ import { verifiedWin } from './verified.js';
 export const SLICE = 8192;
 /** The memory cap of the rollout thread's own table (`rollout`), in MB. */
 export const ROLLOUT_MB = 64;
-/** The most threads `solveParallel` runs. */
-export const MAX_THREADS = 64;
+/** The most threads `solveParallel` runs (options.ts, where a request is checked against it). */
+export { MAX_THREADS };
 
 /** The prover's settings: what every thread runs, whatever else the options say (`prove` preset). */
 export const PROVER: Partial<SolveOptions> = { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false };

@@ -5,8 +5,8 @@
  * through a Blob URL, so that the page stays one file), where it runs the solver.
  */
 import { App } from './app.js';
-import { type SolveAnswer, type SolveRequest, startSolve } from './data.js';
-import { Solver } from '../solver/index.js';
+import { type WorkerAnswer, type WorkerQuestion } from './data.js';
+import { Solver, solveOutcome, solveRequest } from '../solver/index.js';
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent) => void) | null;
@@ -17,16 +17,13 @@ interface WorkerScope {
 function workerMain(scope: WorkerScope): void {
   const solver = new Solver();
   scope.onmessage = (e: MessageEvent) => {
-    const r = e.data as SolveRequest;
-    let a: SolveAnswer;
+    const r = e.data as WorkerQuestion;
+    let a: WorkerAnswer;
     try {
-      const res = startSolve(solver, r.deal, r.rules, r.solver, r.from).step(Infinity)!;
-      a = {
-        id: r.id, verdict: res.verdict, moves: res.moves, nodes: res.nodes, seconds: res.seconds,
-        ...(res.proof !== undefined ? { proof: res.proof } : {}), ...(res.limit !== undefined ? { limit: res.limit } : {}),
-      };
+      const { verdict, proof, limit, moves, nodes, seconds } = solveOutcome(solveRequest(solver, r.deal, r.rules, r.solver, r.from));
+      a = { id: r.id, verdict, proof, limit, moves, nodes, seconds };
     } catch (err) {
-      a = { id: r.id, verdict: 'unknown', moves: null, nodes: 0, seconds: 0, error: err instanceof Error ? err.message : String(err) };
+      a = { id: r.id, verdict: 'unknown', proof: null, limit: null, moves: null, nodes: 0, seconds: 0, error: err instanceof Error ? err.message : String(err) };
     }
     scope.postMessage(a);
   };

@@ -4,35 +4,29 @@ import {
   type Rules, type Size, BOOK, FULL_SIZE, MAX_DEAL_NUMBER, PYSOL, UserError, formatSize, parseDealNumber, parseRules, parseSize, plural, shown, sizeEqual,
 } from '../../game/index.js';
 import { HEURISTICS } from '../../solver/heuristics.js';
-import { DEFAULT_PRESET, SEARCHES } from '../../solver/index.js';
+import { DEFAULT_PRESET, PRESETS, SEARCHES } from '../../solver/index.js';
 import { NO_RESTRICTION } from '../../game/tactics.js';
 import { type BatchConfig, MAX_CHUNK, runBatch } from '../../batch/run.js';
-import { checkWritable, prepareOut } from '../../batch/fileio.js';
+import { checkWritable, prepareOut } from '../../util/fileio.js';
 import { nameSlug, withTag } from '../../batch/names.js';
-import { type DealSourceKind, type JobSpec, type SolverSpec, playSpec, solveSpec } from '../../batch/job.js';
+import { type DealSourceKind, type JobSpec, playSpec, solveSpec } from '../../batch/job.js';
 import { PLAYER_NAMES } from '../../play/index.js';
 import { type DealRange, chooseShard, formatRange, shardPart, shardTag } from '../../batch/range.js';
 import { formatSummary, rangeLabel } from '../../batch/report.js';
-import { examples, out, outJson, prefixed, run, warnWorkers } from '../common.js';
-import { defaultPreset, positiveInteger, solverPresets, workersOption } from '../solver-api.js';
-import { SEARCH_KINDS, reportSolutionBug, type SolveCliOptions, addTacticsOptions, solveOptionsFromFlags, tacticsFromFlags } from './solve.js';
+import { reportSolutionBug, run } from '../exit.js';
+import { examples, prefixed } from '../options.js';
+import { out, outJson, warnWorkers } from '../output.js';
+import { positiveInteger, workersOption } from '../numbers.js';
+import { type SolverFlags, SEARCH_KINDS, addTacticsOptions, requestFromFlags, tacticsFromFlags } from '../solver-flags.js';
 
-export interface BatchCliOptions {
+export interface BatchCliOptions extends SolverFlags {
   from?: string;
   count?: string;
   pysolRange?: string;
   rules?: string;
   size?: string;
   workers?: string;
-  preset?: string;
-  search?: SolveCliOptions['search'];
-  heuristic?: string;
-  maxNodes?: string;
-  maxSeconds?: string;
-  maxMemory?: string;
   player?: string;
-  pairing?: string;
-  spaces?: string;
   pile?: string;
   out?: string;
   shard?: string;
@@ -114,7 +108,7 @@ const SOLVER_FLAGS: readonly [keyof BatchCliOptions, string][] = [
 export function jobFromFlags(o: BatchCliOptions, source: DealSourceKind, rules: Rules, size: Size): JobSpec {
   if (o.player === undefined) {
     if (o.pile !== undefined) throw new UserError(`--pile is a player's memory of the pile: add --player NAME (${PLAYER_NAMES.join(', ')})`);
-    return solveSpec(source, rules, size, solveOptionsFromFlags(o as SolveCliOptions) as SolverSpec);
+    return solveSpec(source, rules, size, requestFromFlags(o));
   }
   for (const [key, flag] of SOLVER_FLAGS)
     if (o[key] !== undefined)
@@ -196,10 +190,8 @@ export async function runBatchCommand(cfg: BatchConfig, title = 'limited batch',
 }
 
 export function addBatchSolverOptions(cmd: Command): Command {
-  const presets = solverPresets();
-  const def = defaultPreset();
   return cmd
-    .option('--preset <name>', `solver preset: ${presets.map((p) => `${p.name}${p.name === def ? ' (default)' : ''}`).join(', ')} (see 'limited solve --help')`)
+    .option('--preset <name>', `solver preset: ${Object.keys(PRESETS).map((p) => `${p}${p === DEFAULT_PRESET ? ' (default)' : ''}`).join(', ')} (see 'limited solve --help')`)
     .addOption(new Option('--search <kind>', `one search instead of the preset: ${SEARCH_KINDS}`).choices(SEARCHES as string[]))
     .option('--heuristic <name>', `the position score of best-first and beam search: ${Object.keys(HEURISTICS).join(', ')}`)
     .option('--max-nodes <n>', "node budget per deal: 'unknown' after N nodes (default: the preset's)")

@@ -9,10 +9,11 @@ import { prepareOutDir, runBench } from '../../compare/run.js';
 import { parseHeuristics } from '../../compare/heuristics.js';
 import { formatReport } from '../../compare/report.js';
 import { type DealList, loadSet, rangeList, setNames } from '../../compare/sets.js';
-import { examples, out, outJson, prefixed, retireOptions, run, warnWorkers } from '../common.js';
-import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
+import { reportSolutionBug, run } from '../exit.js';
+import { examples, prefixed, retireOptions } from '../options.js';
+import { out, outJson, warnWorkers } from '../output.js';
+import { positiveInteger, positiveNumber, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
-import { reportSolutionBug } from './solve.js';
 
 /** What `npm run bench` runs: this set, every built-in heuristic, best-first, this node budget. */
 export const STANDARD_SET = 'book-1k';

@@ -2,7 +2,10 @@ import { type Command, Option } from 'commander';
 import {
   FULL_SIZE, PYSOL, UserError, formatCard, formatDealFile, formatPysolBoard, formatRules, formatSize, formatSolvitaireDeal, rulesEqual, sizeEqual,
 } from '../../game/index.js';
-import { type DealSourceOptions, addDealOptions, examples, out, outJson, resolveDeal, run } from '../common.js';
+import { type DealSourceOptions, addDealOptions, resolveDeal } from '../deals.js';
+import { run } from '../exit.js';
+import { examples } from '../options.js';
+import { out, outJson } from '../output.js';
 import { dealJson } from './show.js';
 
 export interface DealOptions extends DealSourceOptions {

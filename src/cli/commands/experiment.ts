@@ -8,11 +8,12 @@ import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } fro
 import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
-import { tacticsRecords, tacticsText } from '../../experiment/report.js';
-import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, retireOptions, run, examples } from '../common.js';
-import { positiveInteger, workersOption } from '../solver-api.js';
+import { tacticsRecords, tacticsText } from '../../experiment/tactics-report.js';
+import { oneLine, reportSolutionBug, run } from '../exit.js';
+import { addJsonOption, examples, prefixed, retireOptions } from '../options.js';
+import { notesAfterWorkers, out, outJson } from '../output.js';
+import { positiveInteger, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
-import { reportSolutionBug } from './solve.js';
 import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
 
 export interface TacticsCliOptions extends PhaseCliOptions {

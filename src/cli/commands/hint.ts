@@ -1,20 +1,20 @@
 import { type Command } from 'commander';
-import { type DealSourceOptions, addDealOptions, examples, out, resolveDeal, run, stdinOnce } from '../common.js';
-import { type CliSolveOptions } from '../solver-api.js';
+import { type DealSourceOptions, addDealOptions, resolveDeal } from '../deals.js';
+import { run } from '../exit.js';
+import { stdinOnce } from '../files.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
+import { type SolveRequest } from '../../solver/index.js';
+import { type SolverFlags, addSolverOptions, requestFromFlags, withDefaultBudget } from '../solver-flags.js';
 import { gameAfter } from './show.js';
-import { type SolveCliOptions, type SolveReport, addSolverOptions, afterOf, limitText, runSolve, solveOptionsFromFlags, solveReport } from './solve.js';
+import { type SolveReport, afterOf, limitText, runSolve, solveReport } from './solve.js';
 
 /** The time budget of `hint` (and of the solver beside a player in a page) when none is given: an answer in a second or two. */
 export const HINT_SECONDS = 2;
 
-export interface HintOptions extends DealSourceOptions, SolveCliOptions {
+export interface HintOptions extends DealSourceOptions, SolverFlags {
   after?: string;
   json?: boolean;
-}
-
-/** The solver's options with a default time budget when neither --max-nodes nor --max-seconds is given. */
-export function withDefaultBudget(opts: CliSolveOptions, seconds: number): CliSolveOptions {
-  return opts.maxNodes === undefined && opts.maxSeconds === undefined ? { ...opts, maxSeconds: seconds } : opts;
 }
 
 /** What `hint --json` prints: the solve's report (solve.ts) with the next move in place of the solution. */
@@ -26,10 +26,10 @@ export type HintReport = Pick<SolveReport, 'deal' | 'after' | 'rules' | 'size' |
 };
 
 /** The one line `hint` prints for a report. */
-export function hintLine(h: HintReport, opts: CliSolveOptions): string {
+export function hintLine(h: HintReport, request: SolveRequest): string {
   if (h.verdict === 'won') return h.next === null ? 'won: every card is home (no move left to play)' : `next: ${h.next} (won: ${h.toGo} moves to go)`;
   if (h.verdict === 'unsolvable') return `lost: proved (${h.proof})`;
-  return `unknown within the budget (${limitText(h.limit ?? undefined, opts)})`;
+  return `unknown within the budget (${limitText(h.limit, request)})`;
 }
 
 export function registerHint(program: Command): void {
@@ -67,22 +67,22 @@ export function registerHint(program: Command): void {
       run(async (n: string | undefined, o: HintOptions) => {
         stdinOnce({ '--deal': o.deal, '--after': o.after });
         const r = resolveDeal(n, o);
-        const opts = withDefaultBudget(solveOptionsFromFlags(o), HINT_SECONDS);
+        const request = withDefaultBudget(requestFromFlags(o), HINT_SECONDS);
         const at = gameAfter(r, o.after);
         if (!at) return;
         const from = at.game.history();
         // A position already won is solved at once, with no move to play.
-        const solved = await runSolve(r, opts, from);
+        const solved = await runSolve(r, request, from);
         if (!solved) return;
         const after = afterOf(o.after, from);
-        const { solution, deal, rules, size, options, verdict, proof, limit, nodes, seconds } = solveReport(r, opts, solved.res, after);
+        const { solution, deal, rules, size, options, verdict, proof, limit, nodes, seconds } = solveReport(r, request, solved.res, after);
         const h: HintReport = {
           deal, after, rules, size, options, verdict, proof, limit, nodes, seconds,
           next: solution !== null && solution.length > 0 ? solution[0]! : null,
           toGo: solution !== null ? solution.length : null,
         };
         const signal = solved.signal;
-        out(o.json ? JSON.stringify(h) : hintLine(h, opts));
+        out(o.json ? JSON.stringify(h) : hintLine(h, request));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
       }),
     );

@@ -1,9 +1,11 @@
 import { type Command } from 'commander';
 import { UserError, plural } from '../../game/index.js';
-import { checkWritable, prepareOut } from '../../batch/fileio.js';
+import { checkWritable, prepareOut } from '../../util/fileio.js';
 import { mergeParts, writeMerged } from '../../batch/merge.js';
 import { formatSummary } from '../../batch/report.js';
-import { examples, out, outJson, run } from '../common.js';
+import { run } from '../exit.js';
+import { examples } from '../options.js';
+import { out, outJson } from '../output.js';
 import { commandLine } from './batch.js';
 
 export function registerMerge(program: Command): void {

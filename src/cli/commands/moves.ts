@@ -1,6 +1,10 @@
 import { type Command } from 'commander';
 import { type Game, GEN_ALL, MAX_MOVES, formatMove } from '../../game/index.js';
-import { type DealSourceOptions, addDealOptions, addJsonOption, examples, out, outJson, resolveDeal, run, stdinOnce } from '../common.js';
+import { type DealSourceOptions, addDealOptions, resolveDeal } from '../deals.js';
+import { run } from '../exit.js';
+import { stdinOnce } from '../files.js';
+import { addJsonOption, examples } from '../options.js';
+import { out, outJson } from '../output.js';
 import { afterJson, dealJson, gameAfter } from './show.js';
 
 export interface MovesOptions extends DealSourceOptions {

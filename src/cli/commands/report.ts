@@ -3,9 +3,11 @@ import { type Command } from 'commander';
 import { BOOK } from '../../game/index.js';
 import { checkOut, dealPage, writePage } from '../../pages/page.js';
 import { reportPage } from '../../pages/report.js';
-import { PAGE_MEMORY_MB } from '../../web/data.js';
-import { examples, out, run } from '../common.js';
-import { defaultPreset } from '../solver-api.js';
+import { checkRequest } from '../../solver/index.js';
+import { pageRequest } from '../../web/data.js';
+import { run } from '../exit.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
 import { HINT_SECONDS } from './hint.js';
 
 interface ReportOptions {
@@ -54,12 +56,11 @@ export function registerReport(program: Command): void {
         const rep = await reportPage(dir, basename(viewer));
         writePage(file, rep.html);
         if (rep.links > 0) {
-          const preset = defaultPreset();
           writePage(
             viewer,
             dealPage({
               mode: 'view', title: 'Deal', rules: BOOK, deal: null, start: [], solution: null, verdict: null,
-              solver: { ...(preset !== undefined ? { preset } : {}), maxSeconds: HINT_SECONDS, maxMemoryMB: PAGE_MEMORY_MB },
+              solver: pageRequest(checkRequest({ maxSeconds: HINT_SECONDS })),
             }),
           );
         }

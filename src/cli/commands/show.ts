@@ -1,9 +1,10 @@
 import { type Command } from 'commander';
 import { type Card, Game, SUIT_LETTERS, SUIT_SYMBOLS, formatCard, formatCardSymbol, formatRules, formatSize, plural, replay, verifyText } from '../../game/index.js';
-import {
-  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, addJsonOption, examples, out, outJson, readSolution, resolveDeal, run,
-  stdinOnce, stdoutColor,
-} from '../common.js';
+import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
+import { EXIT_INVALID, run } from '../exit.js';
+import { readSolution, stdinOnce } from '../files.js';
+import { addJsonOption, examples } from '../options.js';
+import { out, outJson, stdoutColor } from '../output.js';
 
 export interface ShowOptions extends DealSourceOptions {
   after?: string;

@@ -1,120 +1,21 @@
-import { type Command, Option } from 'commander';
-import {
-  type Deal, type PackedMove, type Tactics, NO_RESTRICTION, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution, parsePairing, parseSpaces,
-} from '../../game/index.js';
-import { checkWritable, writeAtomic } from '../../batch/fileio.js';
-import { BatchSolverError } from '../../batch/run.js';
-import { formatDuration } from '../../batch/progress.js';
-import { HEURISTICS } from '../../solver/heuristics.js';
-import { type Progress, type SearchKind, type SearchRun, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, SEARCHES, SolutionError, Solver, timeBudgetAlone } from '../../solver/index.js';
-import {
-  type DealSourceOptions, type ResolvedDeal, addDealOptions, examples, oneLine, out, prefixed, resolveDeal, run, stdinOnce,
-} from '../common.js';
+import { type Command } from 'commander';
+import { type Deal, type PackedMove, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution } from '../../game/index.js';
+import { checkWritable, writeAtomic } from '../../util/fileio.js';
+import { formatDuration } from '../../util/duration.js';
+import { type Progress, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, Solver, solveOutcome, startSolve } from '../../solver/index.js';
+import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
+import { reportSolutionBug, run } from '../exit.js';
+import { stdinOnce } from '../files.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
+import { type SolverFlags, addSolverOptions, addTacticsOptions, describeRequest, presetList, reportedRequest, requestFromFlags } from '../solver-flags.js';
 import { gameAfter } from './show.js';
-import {
-  type CliSolveOptions, checkHeuristic, checkPreset, defaultPreset, hasPresets, ordersByHeuristic, positiveInteger, positiveNumber, presetsWithHeuristic,
-  solverPresets, startWith,
-} from '../solver-api.js';
-import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadOptions, threadReportOptions, threadsFromFlag, threadsText } from '../threads.js';
+import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadsText } from '../threads.js';
 
-/** Exit status when the solver returns a solution that fails to verify: a solver bug. */
-export const EXIT_SOLUTION_BUG = 3;
-
-/**
- * A solution that failed to verify (a solver bug), from one solve or from a batch's workers:
- * reports it as one line and sets exit status 3. Returns false for any other error, which
- * the caller rethrows.
- */
-export function reportSolutionBug(e: unknown): boolean {
-  if (!(e instanceof SolutionError) && !(e instanceof BatchSolverError)) return false;
-  process.stderr.write(`limited: internal error: ${oneLine(e.message)}\n`);
-  process.exitCode = EXIT_SOLUTION_BUG;
-  return true;
-}
-
-export interface SolveCliOptions extends DealSourceOptions {
+export interface SolveCliOptions extends DealSourceOptions, SolverFlags {
   after?: string;
-  search?: SearchKind;
-  heuristic?: string;
-  preset?: string;
-  maxNodes?: string;
-  maxSeconds?: string;
-  maxMemory?: string;
-  pairing?: string;
-  spaces?: string;
   json?: boolean;
   solutionOut?: string;
-  threads?: string;
-}
-
-/** `--pairing` and `--spaces` as tactics (the others at their unrestricted values), or undefined when neither is given. Throws UserError. */
-export function tacticsFromFlags(o: { pairing?: string; spaces?: string }): Tactics | undefined {
-  if (o.pairing === undefined && o.spaces === undefined) return undefined;
-  return {
-    pairing: o.pairing !== undefined ? prefixed('--pairing', () => parsePairing(o.pairing!)) : NO_RESTRICTION.pairing,
-    spaces: o.spaces !== undefined ? prefixed('--spaces', () => parseSpaces(o.spaces!)) : NO_RESTRICTION.spaces,
-  };
-}
-
-/**
- * Adds `--pairing` and `--spaces` (src/game/tactics.ts). `what` says what they do to the
- * command: restrict the solver, or set a player's knobs.
- */
-export function addTacticsOptions(cmd: Command, what: 'solver' | 'both'): Command {
-  const solver = 'the solver keeps to it as a restriction (its verdict: can a player who keeps to it win?)';
-  return cmd
-    .option(
-      '--pairing <p>',
-      `pairing tactic: always (pair whenever legal), cautious (not onto a column with cards above its exposed card, unless the pair can go up at once), never; ${what === 'solver' ? solver : `a player's knob, and with the solver: ${solver}`} (default always)`,
-    )
-    .option(
-      '--spaces <s>',
-      `spaces tactic: eager (fill a space at once), hold (no filling in the first deal: keep spaces for the privileged cards), never (default eager)`,
-    );
-}
-
-/** What each of SEARCHES does, for the help (solve's and batch's). */
-export const SEARCH_KINDS =
-  'dfs = depth-first, best = best-first ordered by --heuristic, rollout = play forward by small look-aheads (finds wins, ' +
-  'proves nothing), beam = the best positions by --heuristic kept move by move, the beam widening after each attempt ' +
-  '(finds wins; proves small deals only)';
-
-/**
- * Builds the solver's options from the command line flags: a plain object with only the flags
- * given. With no --preset or --search, the solver's default preset (when it has
- * presets). Throws UserError for bad values.
- */
-export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
-  const opts: { -readonly [K in keyof CliSolveOptions]: CliSolveOptions[K] } = {};
-  if (o.preset !== undefined) {
-    const p = checkPreset(o.preset);
-    if (p !== undefined) opts.preset = p;
-  } else if (o.search === undefined) {
-    const p = defaultPreset();
-    if (p !== undefined) opts.preset = p;
-  }
-  if (o.search !== undefined) opts.search = o.search;
-  if (o.heuristic !== undefined) {
-    opts.heuristic = checkHeuristic(o.heuristic);
-    // A heuristic orders best-first and beam search only (in a preset, those stages): where
-    // neither runs, say so rather than ignore it.
-    const withStage = presetsWithHeuristic();
-    const ordered =
-      ordersByHeuristic(opts.search) ||
-      (opts.search === undefined && (opts.preset !== undefined ? withStage.includes(opts.preset) : ordersByHeuristic(DEFAULT_OPTIONS.search)));
-    if (!ordered) {
-      const what = opts.search !== undefined ? `--search ${opts.search}` : opts.preset !== undefined ? `--preset ${opts.preset}` : 'the default search';
-      throw new UserError(
-        `--heuristic is used only by best-first and beam search, which ${what} does not run: add --search best or beam${hasPresets() && withStage.length > 0 ? `, or use a --preset with such a stage (${withStage.join(', ')})` : ''}`,
-      );
-    }
-  }
-  if (o.maxNodes !== undefined) opts.maxNodes = positiveInteger('--max-nodes', o.maxNodes);
-  if (o.maxSeconds !== undefined) opts.maxSeconds = positiveNumber('--max-seconds', o.maxSeconds);
-  if (o.maxMemory !== undefined) opts.maxMemoryMB = positiveNumber('--max-memory', o.maxMemory);
-  const tactics = tacticsFromFlags(o);
-  if (tactics !== undefined) opts.tactics = tactics;
-  return opts;
 }
 
 /**
@@ -203,7 +104,7 @@ function verifyCommand(n: string | undefined, o: SolveCliOptions, r: ResolvedDea
 }
 
 /** Why an `unknown` verdict stopped: `limit: nodes, --max-nodes 5`, naming the flag that sets it. */
-export function limitText(limit: SolveResult['limit'], opts: CliSolveOptions): string {
+export function limitText(limit: SolveOutcome['limit'], opts: SolveRequest): string {
   const flag = (name: string, given: number | undefined, unit = ''): string =>
     given !== undefined ? `${name} ${given}${unit}` : `the default; raise it with ${name}`;
   switch (limit) {
@@ -226,10 +127,11 @@ export interface SolveReport {
   after: { file: string; moves: number } | null;
   rules: string;
   size: string;
-  options: CliSolveOptions;
-  verdict: SolveResult['verdict'];
-  /** 'nodes' | 'time' | 'memory' for unknown, else null. */
-  limit: SolveResult['limit'] | null;
+  /** The request solved (its threads are `threads`, beside it). */
+  options: SolveRequest;
+  verdict: SolveOutcome['verdict'];
+  /** 'nodes' | 'time' | 'memory' | 'interrupted' for unknown, else null. */
+  limit: SolveOutcome['limit'];
   /** For unsolvable: 'search' (a complete search was exhausted) or 'locks' (proved before any search); else null. */
   proof: 'search' | 'locks' | null;
   nodes: number;
@@ -248,16 +150,16 @@ export function afterOf(file: string | undefined, from: readonly PackedMove[]): 
   return file !== undefined ? { file: file === '-' ? '<stdin>' : file, moves: from.length } : null;
 }
 
-export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveResult, after: SolveReport['after'] = null): SolveReport {
+export function solveReport(r: ResolvedDeal, request: SolveRequest, res: SolveOutcome, after: SolveReport['after'] = null): SolveReport {
   return {
     deal: r.label,
     after,
     rules: formatRules(r.rules),
     size: formatSize(r.deal.size),
-    options: opts,
+    options: reportedRequest(request),
     verdict: res.verdict,
-    limit: res.verdict === 'unknown' ? (res.limit ?? null) : null,
-    proof: res.verdict === 'unsolvable' ? (res.proof ?? 'search') : null,
+    limit: res.limit,
+    proof: res.proof,
     nodes: res.nodes,
     states: res.states,
     seconds: Math.round(res.seconds * 1e6) / 1e6,
@@ -266,21 +168,8 @@ export function solveReport(r: ResolvedDeal, opts: CliSolveOptions, res: SolveRe
     bytesPerState: Math.floor(res.bytesPerState * 10) / 10,
     bestHome: res.bestHome,
     cards: deckCount(r.deal.size),
-    solution: res.verdict === 'won' && res.moves ? res.moves.map(formatMove) : null,
+    solution: res.moves ? res.moves.map(formatMove) : null,
   };
-}
-
-/** What ran: `preset portfolio`, `dfs`, `best (heuristic buried)`, and the limits given. */
-export function describeOptions(opts: CliSolveOptions): string {
-  const parts: string[] = [];
-  if (opts.preset !== undefined) parts.push(`preset ${opts.preset}${opts.search !== undefined ? `, searches replaced by ${opts.search}` : ''}`);
-  else parts.push(opts.search ?? DEFAULT_OPTIONS.search);
-  if (opts.heuristic !== undefined) parts.push(`heuristic ${String(opts.heuristic)}`);
-  if (opts.maxNodes !== undefined) parts.push(`--max-nodes ${opts.maxNodes}`);
-  if (opts.maxSeconds !== undefined) parts.push(`--max-seconds ${opts.maxSeconds}`);
-  if (opts.maxMemoryMB !== undefined) parts.push(`--max-memory ${opts.maxMemoryMB}`);
-  if (opts.tactics !== undefined) parts.push(`restricted to pairing ${opts.tactics.pairing}, spaces ${opts.tactics.spaces}`);
-  return parts.join(', ');
 }
 
 /** Below this many seconds a search is too short for its nodes per second to mean a speed. */
@@ -289,7 +178,8 @@ const MEASURE_SECONDS = 0.1;
 const COLD_SECONDS = 2;
 const COLD_NOTE = "note:               a process's first half second runs slow while V8 compiles (README, 'Solving a deal')";
 
-function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions, threads = 1): string {
+function formatReport(rep: SolveReport, request: SolveRequest): string {
+  const threads = request.threads ?? 1;
   const verdict =
     rep.verdict === 'won'
       ? 'won'
@@ -297,11 +187,11 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions,
         ? rep.proof === 'locks'
           ? 'unsolvable (proved before any search: cards that block one another keep it from being won; LockBound in docs/SOLVER.md)'
           : 'unsolvable (the search was exhausted: no sequence of moves wins)'
-        : `unknown (${limitText(res.limit, opts)})`;
+        : `unknown (${limitText(rep.limit, request)})`;
   const lines = [
     `${rep.deal[0]!.toUpperCase()}${rep.deal.slice(1)} · rules ${rep.rules} · size ${rep.size}`,
     ...(rep.after ? [`position:           after ${plural(rep.after.moves, 'move')} of ${rep.after.file} (the solution goes on from there)`] : []),
-    `solver:             ${describeOptions(opts)}${threads > 1 ? `, ${threadsText(threads)}` : ''}`,
+    `solver:             ${describeRequest(request)}${threads > 1 ? `, ${threadsText(threads)}` : ''}`,
     `verdict:            ${verdict}`,
     `nodes expanded:     ${rep.nodes}`,
     `states stored:      ${rep.states}`,
@@ -327,7 +217,7 @@ function formatReport(rep: SolveReport, res: SolveResult, opts: CliSolveOptions,
 }
 
 /** The `#` header of a written solution file: the deal, rules and size, and how to check it. */
-function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveResult, verify: string, after: SolveReport['after']): string {
+function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveOutcome, verify: string, after: SolveReport['after']): string {
   const found = `${res.moves!.length} moves, ${res.nodes} nodes`;
   return [
     after
@@ -338,45 +228,6 @@ function solutionHeader(r: ResolvedDeal, deal: Deal, res: SolveResult, verify: s
     `size: ${formatSize(deal.size)}`,
     `check: ${verify}`,
   ].join('\n');
-}
-
-/** The solver's presets as the help lists them: one a line, the default marked. */
-export function presetList(): string {
-  const def = defaultPreset();
-  return solverPresets().map((p) => `  ${p.name}${p.name === def ? ' (default)' : ''}${p.description ? `: ${p.description}` : ''}`).join('\n');
-}
-
-/**
- * Adds the solver's options, the same in every command that solves: --search, --heuristic,
- * --preset and the three limits. `seconds`: the time budget used when neither --max-nodes nor
- * --max-seconds is given (hint, view), instead of the preset's node budget.
- */
-export function addSolverOptions(cmd: Command, seconds?: number): Command {
-  const presets = solverPresets();
-  const withPresets = hasPresets();
-  const def = defaultPreset();
-  // With presets, the limits and the search come from the preset unless given.
-  const dflt = (plain: string): string => (withPresets ? `the preset's, or ${plain} for --search alone` : plain);
-  const time = seconds !== undefined ? `${seconds} when neither --max-nodes nor --max-seconds is given` : dflt(Number.isFinite(DEFAULT_OPTIONS.maxSeconds) ? String(DEFAULT_OPTIONS.maxSeconds) : 'no limit');
-  return cmd
-    .addOption(
-      new Option('--search <kind>', withPresets
-          ? `one search instead of the default preset: ${SEARCH_KINDS} (with --preset: replaces the preset's searches)`
-          : `${SEARCH_KINDS} (default: ${DEFAULT_OPTIONS.search})`).choices(
-        SEARCHES as string[],
-      ),
-    )
-    .option('--heuristic <name>', `the position score of best-first and beam search: ${Object.keys(HEURISTICS).join(', ')} (default: ${dflt(String(DEFAULT_OPTIONS.heuristic))})`)
-    .option(
-      '--preset <name>',
-      `named solver settings: ${presets.map((p) => p.name).join(', ')} (${def ? `default ${def} unless --search is given; ` : ''}flags given as well override the preset; 'limited solve --help' lists them)`,
-    )
-    .option('--max-nodes <n>', `stop with 'unknown' after N nodes expanded, a whole number >= 1 (default: ${seconds !== undefined ? 'none' : dflt(String(DEFAULT_OPTIONS.maxNodes))})`)
-    .option('--max-seconds <s>', `stop with 'unknown' after S seconds, a number > 0 (default: ${time}; given without --max-nodes, it lifts the node limit)`)
-    .option(
-      '--max-memory <mb>',
-      `stop with 'unknown' when a table of states would exceed MB megabytes: each search's keys or signatures with their index (best-first: and its tree), so states x bytes per state stay within MB; a preset's searches draw on MB as one pool as their tables grow (resident memory stays within MB plus about 40 MB); best-first search's queue and the rollout's look-aheads are not counted; a number > 0 (default: ${dflt(String(DEFAULT_OPTIONS.maxMemoryMB))})`,
-    );
 }
 
 export function registerSolve(program: Command): void {
@@ -434,21 +285,18 @@ export function registerSolve(program: Command): void {
       run(async (n: string | undefined, o: SolveCliOptions) => {
         stdinOnce({ '--deal': o.deal, '--after': o.after });
         const r = resolveDeal(n, o);
-        const threads = o.threads !== undefined ? threadsFromFlag(o.threads) : 1;
-        let opts = solveOptionsFromFlags(o);
-        // On several threads: the prover's options, reported as the prove preset with the flags given.
-        const onThreads = threads > 1 ? threadOptions(opts, { preset: o.preset !== undefined, search: o.search !== undefined, heuristic: o.heuristic !== undefined }) : null;
-        if (onThreads) opts = threadReportOptions(opts);
+        // On several threads the request names the prove preset: the search each thread runs.
+        const request = requestFromFlags(o);
         if (o.solutionOut !== undefined) checkSolutionOut(o.solutionOut);
         const at = gameAfter(r, o.after);
         if (!at) return;
         const from = at.game.history();
         const after = afterOf(o.after, from);
-        const solved = await runSolve(r, opts, from, onThreads ? { options: onThreads, threads } : null);
+        const solved = await runSolve(r, request, from);
         if (!solved) return;
         const { res, signal } = solved;
-        const rep = { ...solveReport(r, opts, res, after), ...(o.threads !== undefined ? { threads } : {}) };
-        out(o.json ? JSON.stringify(rep) : formatReport(rep, res, opts, threads));
+        const rep = { ...solveReport(r, request, res, after), ...(o.threads !== undefined ? { threads: request.threads ?? 1 } : {}) };
+        out(o.json ? JSON.stringify(rep) : formatReport(rep, request));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
         if (o.solutionOut !== undefined) {
           if (res.verdict === 'won' && res.moves) {
@@ -464,26 +312,20 @@ export function registerSolve(program: Command): void {
 }
 
 /**
- * Solves from the deal or the position after `from`, as `limited solve` does: a time budget
- * given alone lifts the preset's node cap, the search runs in steps with the progress line on
- * a terminal, and a signal stops it with the figures so far; `onThreads`: the parallel prover on
- * that many threads (cli/threads.ts). Returns null after reporting a solution that fails to
- * verify (exit 3).
+ * Solves a checked request from the deal or the position after `from`, as `limited solve` does:
+ * the search runs in steps with the progress line on a terminal, and a signal stops it with the
+ * figures so far; a request on several threads runs on them (cli/threads.ts). Returns null
+ * after reporting a solution that fails to verify (exit 3).
  */
-export async function runSolve(
-  r: ResolvedDeal, opts: CliSolveOptions, from: readonly PackedMove[], onThreads: { options: Partial<SolveOptions>; threads: number } | null = null,
-): Promise<{ res: SolveResult; signal: NodeJS.Signals | null } | null> {
+export async function runSolve(r: ResolvedDeal, request: SolveRequest, from: readonly PackedMove[]): Promise<{ res: SolveOutcome; signal: NodeJS.Signals | null } | null> {
   try {
-    // A time budget given alone is the budget: the preset's node cap does not cut it short.
-    const alone = timeBudgetAlone(opts);
-    const budget = alone ? { ...opts, maxNodes: Infinity } : opts;
     const line = progressLine(r.deal);
     try {
-      if (onThreads) {
-        const o = alone ? { ...onThreads.options, maxNodes: Infinity } : onThreads.options;
-        return await solveOnThreads(r.deal, r.rules, o, onThreads.threads, line?.show ?? null, from);
-      }
-      return await solveInSteps(startWith(new Solver(), r.deal, r.rules, budget, from), line);
+      const { res, signal } =
+        request.threads !== undefined
+          ? await solveOnThreads(r.deal, r.rules, request, line?.show ?? null, from)
+          : await solveInSteps(startSolve(new Solver(), r.deal, r.rules, request, from), line);
+      return { res: solveOutcome(res), signal };
     } finally {
       line?.end();
     }

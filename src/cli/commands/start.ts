@@ -2,9 +2,10 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command } from 'commander';
 import { removeResults } from '../../batch/csv.js';
-import { examples, notesAfterWorkers, out, run } from '../common.js';
-import { workersOption } from '../solver-api.js';
-import { reportSolutionBug } from './solve.js';
+import { reportSolutionBug, run } from '../exit.js';
+import { examples } from '../options.js';
+import { notesAfterWorkers, out } from '../output.js';
+import { workersOption } from '../numbers.js';
 import { WINRATE_DEFAULTS, type WinrateCliOptions, runWinrate, winratePlan } from './winrate.js';
 
 /**

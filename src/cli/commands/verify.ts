@@ -1,6 +1,10 @@
 import { type Command } from 'commander';
 import { replay, verifyText } from '../../game/index.js';
-import { type DealSourceOptions, EXIT_INVALID, addDealOptions, addJsonOption, examples, out, outJson, readSolution, resolveDeal, run, stdinOnce } from '../common.js';
+import { type DealSourceOptions, addDealOptions, resolveDeal } from '../deals.js';
+import { EXIT_INVALID, run } from '../exit.js';
+import { readSolution, stdinOnce } from '../files.js';
+import { addJsonOption, examples } from '../options.js';
+import { out, outJson } from '../output.js';
 import { dealJson } from './show.js';
 
 export interface VerifyOptions extends DealSourceOptions {

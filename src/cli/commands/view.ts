@@ -1,19 +1,21 @@
 import { type Command } from 'commander';
 import { type PackedMove, UserError, plural, replay, verifyText } from '../../game/index.js';
 import { checkOut, dealPage, writePage } from '../../pages/page.js';
-import { type PageData, type PageVerdict, type SolverSettings, PAGE_MEMORY_MB } from '../../web/data.js';
-import {
-  type DealSourceOptions, type ResolvedDeal, EXIT_INVALID, addDealOptions, examples, out, readSolution, resolveDeal, run, stdinOnce,
-} from '../common.js';
-import { type CliSolveOptions } from '../solver-api.js';
-import { HINT_SECONDS, withDefaultBudget } from './hint.js';
+import { type PageData, type PageVerdict, pageRequest } from '../../web/data.js';
+import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
+import { EXIT_INVALID, run } from '../exit.js';
+import { readSolution, stdinOnce } from '../files.js';
+import { examples } from '../options.js';
+import { out } from '../output.js';
+import { type SolverFlags, addSolverOptions, describeRequest, requestFromFlags, withDefaultBudget } from '../solver-flags.js';
+import { HINT_SECONDS } from './hint.js';
 import { gameAfter } from './show.js';
-import { type SolveCliOptions, addSolverOptions, describeOptions, runSolve, solveOptionsFromFlags } from './solve.js';
+import { runSolve } from './solve.js';
 
 /** The time budget of the solve that `view` runs when no --solution is given and no budget either. */
 export const VIEW_SECONDS = 10;
 
-interface PageOptions extends DealSourceOptions, SolveCliOptions {
+interface PageOptions extends DealSourceOptions, SolverFlags {
   after?: string;
   out?: string;
   force?: boolean;
@@ -26,17 +28,6 @@ interface ViewOptions extends PageOptions {
 /** `Deal 1`, `PySolFC game 5`, `Deal file game.txt`. */
 const titleOf = (r: ResolvedDeal): string => r.label[0]!.toUpperCase() + r.label.slice(1);
 
-/** The solver's settings in a page (a plain object the worker reads): the options as given, the memory capped. */
-function pageSolver(opts: CliSolveOptions): SolverSettings {
-  const s: { -readonly [K in keyof SolverSettings]: SolverSettings[K] } = { maxMemoryMB: Math.min(opts.maxMemoryMB ?? PAGE_MEMORY_MB, PAGE_MEMORY_MB) };
-  if (opts.preset !== undefined) s.preset = opts.preset;
-  if (opts.search !== undefined) s.search = opts.search;
-  if (typeof opts.heuristic === 'string') s.heuristic = opts.heuristic;
-  if (opts.maxNodes !== undefined) s.maxNodes = opts.maxNodes;
-  if (opts.maxSeconds !== undefined) s.maxSeconds = opts.maxSeconds;
-  if (opts.tactics !== undefined) s.tactics = opts.tactics;
-  return s;
-}
 
 /** The checks and the position every page command starts with; null after verify's line (exit 1) for a bad --after file. */
 function pageStart(n: string | undefined, o: PageOptions): { r: ResolvedDeal; out: string; from: PackedMove[] } | null {
@@ -93,7 +84,7 @@ export function registerView(program: Command): void {
         const start = pageStart(n, o);
         if (!start) return;
         const { r, from } = start;
-        const flags = solveOptionsFromFlags(o);
+        const flags = requestFromFlags(o);
         let solution: PackedMove[] | null = null;
         let verdict: PageVerdict | null = null;
         let note: string;
@@ -111,10 +102,10 @@ export function registerView(program: Command): void {
             ? `won in ${plural(solution.length, 'move')} (${name})`
             : `the ${plural(solution.length, 'move')} of ${name}, which stop with ${res.home} of ${res.total} cards home`;
         } else {
-          const opts = withDefaultBudget(flags, VIEW_SECONDS);
-          const how = describeOptions(opts);
+          const request = withDefaultBudget(flags, VIEW_SECONDS);
+          const how = describeRequest(request);
           process.stderr.write(`limited: solving ${r.label}${from.length > 0 ? ` after ${plural(from.length, 'move')}` : ''} first (${how}; give --solution FILE to show your own)\n`);
-          const solved = await runSolve(r, opts, from);
+          const solved = await runSolve(r, request, from);
           if (!solved) return;
           if (solved.signal) {
             process.exitCode = solved.signal === 'SIGTERM' ? 143 : 130;
@@ -124,8 +115,8 @@ export function registerView(program: Command): void {
           solution = res.verdict === 'won' ? res.moves : null;
           verdict = {
             verdict: res.verdict,
-            ...(res.proof !== undefined ? { proof: res.proof } : {}),
-            ...(res.limit !== undefined ? { limit: res.limit } : {}),
+            ...(res.proof !== null ? { proof: res.proof } : {}),
+            ...(res.limit !== null ? { limit: res.limit } : {}),
             by: `limited solve: ${how}`,
           };
           note =
@@ -138,7 +129,7 @@ export function registerView(program: Command): void {
         const data: PageData = {
           mode: 'view', title: titleOf(r), rules: r.rules, deal: r.deal, start: from, solution, verdict,
           ...(verdict === null ? { note } : {}),
-          solver: pageSolver(withDefaultBudget(flags, HINT_SECONDS)),
+          solver: pageRequest(withDefaultBudget(flags, HINT_SECONDS)),
         };
         writePage(start.out, dealPage(data));
         out(`wrote ${start.out}: ${r.label}, ${note}; open it in a browser`);
@@ -167,7 +158,7 @@ export function registerPlay(program: Command): void {
         const { r, from } = start;
         const data: PageData = {
           mode: 'play', title: titleOf(r), rules: r.rules, deal: r.deal, start: from, solution: null, verdict: null,
-          solver: pageSolver(withDefaultBudget(solveOptionsFromFlags(o), HINT_SECONDS)),
+          solver: pageRequest(withDefaultBudget(requestFromFlags(o), HINT_SECONDS)),
         };
         writePage(start.out, dealPage(data));
         out(`wrote ${start.out}: ${r.label}${from.length > 0 ? ` after ${plural(from.length, 'move')}` : ''}; open it in a browser to play`);

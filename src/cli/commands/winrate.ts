@@ -8,14 +8,17 @@ import { type Command } from 'commander';
 import {
   type Rules, type Size, type Tactics, FULL_SIZE, MAX_DEAL_NUMBER, NO_RESTRICTION, UserError, formatRules, formatSize, parseDealNumber, parseRules, parseSize, sizeEqual,
 } from '../../game/index.js';
-import { type SolverSpec, solveSpec } from '../../batch/job.js';
-import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
+import { type SolveRequest } from '../../solver/index.js';
+import { solveSpec } from '../../batch/job.js';
+import { checkWritable, makeDir, writeAtomic } from '../../util/fileio.js';
 import { type EstimatorRow, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
-import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
-import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
+import { reportSolutionBug, run } from '../exit.js';
+import { examples, prefixed } from '../options.js';
+import { notesAfterWorkers, out } from '../output.js';
+import { positiveInteger, positiveNumber, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
-import { reportSolutionBug, tacticsFromFlags } from './solve.js';
+import { tacticsFromFlags } from '../solver-flags.js';
 
 /** The options of phase 1's budget and phase 2 (addPhase2Options), as commander gives them. */
 export interface PhaseCliOptions {
@@ -102,9 +105,9 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
   const dir = o.outDir ?? join('results', `winrate-${slug}-${from}-${from + count - 1}`);
   if (dir === '' || dir === '-') throw new UserError('--out-dir needs a directory name');
   const restricted = tactics.pairing !== 'always' || tactics.spaces !== 'eager' ? { tactics } : {};
-  const phase1: SolverSpec = { preset: 'portfolio', maxNodes: short, ...restricted };
+  const phase1: SolveRequest = { preset: 'portfolio', maxNodes: short, ...restricted };
   // A time budget alone keeps a node cap far beyond it (the preset's would cut it short).
-  const phase2: SolverSpec = {
+  const phase2: SolveRequest = {
     preset: 'portfolio',
     maxNodes: longNodes ?? 1e15,
     ...(longSeconds !== undefined ? { maxSeconds: longSeconds } : {}),

@@ -8,7 +8,9 @@ import {
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../game/index.js';
-import { tmpPath } from './names.js';
+
+/** The temporary file an atomic write goes to before it is renamed over `file`. */
+export const tmpPath = (file: string): string => `${file}.tmp`;
 
 /** fs error codes in words (ENOENT: for a file written, its directory; for one read, `fileError` says 'no such file'). */
 const FS_ERRORS: Record<string, string> = {

@@ -6,7 +6,7 @@
  * rates a 0-100 % axis flattens are drawn again below, on their own axis.
  */
 import { type Group } from './matrix.js';
-import { esc, niceStep, r1, textWidth } from '../svg.js';
+import { esc, niceStep, r1, textWidth } from '../util/svg.js';
 
 const COLOURS: Readonly<Record<Group, string>> = { greedy: '#4e79a7', solver: '#59a14f', rules: '#f28e2b', sampling: '#b07aa1' };
 const GROUP_TITLES: Readonly<Record<Group, string>> = {

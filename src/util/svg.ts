@@ -1,4 +1,4 @@
-/** Small helpers shared by the hand-written SVG charts (src/compare/chart.ts, src/experiment/chart.ts). */
+/** Small helpers shared by the hand-written SVG charts (src/compare/chart.ts, src/experiment/tactics-chart.ts, src/pages/*-chart.ts). */
 
 /** Text safe inside an SVG element or attribute. */
 export function esc(s: string): string {

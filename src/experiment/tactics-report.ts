@@ -10,6 +10,7 @@
  * difference is the row's won share less its baseline's on the same deals, (b − c) / n, with
  * Newcombe's paired interval (pairedDifference); there too unknown counts as not won.
  */
+import { wallTime } from '../util/duration.js';
 import { csvText } from '../batch/csv.js';
 import { type PairedCounts, pairedDifference, winInterval } from '../batch/stats.js';
 import { formatRange } from '../batch/range.js';
@@ -124,14 +125,6 @@ export function tacticsCsv(lines: readonly TacticsLine[]): string {
 const pct = (x: number): string => `${(100 * x).toFixed(2)} %`;
 /** Percentage points with a sign (+1.20, −0.35, ±0.00: what rounds to zero has no sign). */
 const signed = (x: number): string => `${x > 0.00005 ? '+' : x < -0.00005 ? '−' : '±'}${Math.abs(100 * x).toFixed(2)}`;
-
-/** 12.3 s, 4 min 05 s, 2 h 03 min. */
-export function wallTime(s: number): string {
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const t = Math.round(s);
-  if (t < 3600) return `${Math.floor(t / 60)} min ${String(t % 60).padStart(2, '0')} s`;
-  return `${Math.floor(t / 3600)} h ${String(Math.floor((t % 3600) / 60)).padStart(2, '0')} min`;
-}
 
 export interface MarkdownHeader {
   readonly command: string;
