@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localCommand } from '../src/pages/report-batch.js';
 import { type PageData } from '../src/web/data.js';
 import { dealFromNumber, formatMove, parseSize } from '../src/game/index.js';
 import { type Result, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
@@ -230,7 +231,7 @@ describe('report', () => {
     const d = join(dir, 'winrate');
     const r = cli(['experiment', 'winrate', '--size', '1x8,4x3', '--count', '60', '--max-nodes', '300', '--sample', '5', '--long-nodes', '200000', '--workers', '1', '--out-dir', d, '--no-progress', '--json']);
     expect(r.status, r.stderr).toBe(0);
-    const w = JSON.parse(r.stdout) as { headline: string; estimates: { estimate: { ciLow: number; ciHigh: number; sampled: number } }[] };
+    const w = JSON.parse(r.stdout) as { headline: string; estimates: { estimate: { low: number; high: number; ciLow: number; ciHigh: number; sampled: number } }[] };
     const out = join(dir, 'winrate.html');
     expect(cli(['report', d, '--out', out]).stdout).toMatch(/\(winrate results, \d+ deals linked/);
     const html = readFileSync(out, 'utf8');
@@ -238,6 +239,10 @@ describe('report', () => {
     const e = w.estimates[0]!.estimate;
     expect(html).toContain(`${(100 * e.ciLow).toFixed(1)}-${(100 * e.ciHigh).toFixed(1)} %`);
     expect(html).toContain(`${(100 * e.ciLow).toFixed(1)} to ${(100 * e.ciHigh).toFixed(1)} %</text>`);
+    // The bar's range is named beside it, not only drawn.
+    expect(html).toContain(`>${(100 * e.low).toFixed(1)}-${(100 * e.high).toFixed(1)} % · 95 %:`);
+    // A phase's command as another machine ran it: its absolute path to a file of the directory is named as the report names the directory.
+    expect(localCommand('limited batch --out /home/someone/limited/phase1.csv --deal-file /srv/other.txt', d)).toBe(`limited batch --out ${join(d, 'phase1.csv')} --deal-file /srv/other.txt`);
     expect(html.match(/<g class="whisker"/g)!.length).toBeGreaterThanOrEqual(3); // the estimate's, and each phase's batch chart
     expect(html).toContain('<li><b>Phase 1</b> solves every deal at the short budget.');
     expect(html).toContain('<h2>phase1.csv</h2>');

@@ -122,7 +122,7 @@ describe('the command line, the library, a batch and a page build equal requests
       const { tactics, ...rest } = request;
       expect(spec.solver).toEqual(tactics && tactics.pairing === 'always' && tactics.spaces === 'eager' ? rest : request);
       // A page carries it in its address and gives it back.
-      expect(parseDealHash(dealHash({ source: '4', rules: BOOK, size: small, solver: request })).solver).toEqual(request);
+      expect(parseDealHash(dealHash({ source: '4', rules: BOOK, size: small, solver: request }))?.solver).toEqual(request);
       const deal = dealFromNumber(4, small);
       const engine = solveOutcome(solveRequest(new Solver(), deal, BOOK, request));
       const lib = L.solve(deal, settings);

@@ -2,8 +2,10 @@
 /// <reference lib="dom.iterable" />
 // The pages of `limited view`, `limited play` and `limited report` in a real browser (Debian's
 // Chromium through playwright-core; test/browser.ts): the viewer's table after a move against
-// `limited show --after`, a small deal played to a win by clicks, a hint, and the report's chart
-// labels inside their frames. With LIMITED_SCREENSHOTS=1 the screenshots of the README are
+// `limited show --after`, a small deal played to a win by clicks and drags and again by keys
+// alone, a hint, deals chosen on the page, no unturned card in the document of a page without
+// perfect information, the layout at 360, 768 and 1280 px, and the report's chart labels inside
+// their frames. With LIMITED_SCREENSHOTS=1 the screenshots of the README are
 // written to docs/images/ (else to the test's temporary directory).
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.js';
-import { formatMove } from '../src/game/index.js';
+import { type Card, BOOK, dealFromNumber, formatCard, formatMove, replay } from '../src/game/index.js';
+import { cardName } from '../src/web/board.js';
 import { ROOT, runCli, withTempDir } from './cli-helpers.js';
 
 let dir = '';
@@ -137,6 +140,36 @@ function marks(move: string): { from: string; to: string } {
   return { from: src, to: dst };
 }
 
+/** The selection drawn at `place`, in its yellow, over any other mark there. */
+async function expectSelected(page: Page, place: string): Promise<void> {
+  const sel = page.locator('#board .selected');
+  expect(await sel.count()).toBe(1);
+  expect(await sel.getAttribute('data-place')).toBe(place);
+  const style = await sel.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { color: s.outlineColor, style: s.outlineStyle, width: s.outlineWidth, visible: el.getBoundingClientRect().width > 0 };
+  });
+  expect(style).toEqual({ color: 'rgb(255, 235, 59)', style: 'solid', width: '4px', visible: true });
+}
+
+/** Drags the card of one place to another with the mouse; the selection shows while it is held. */
+async function dragTo(page: Page, from: string, to: string): Promise<void> {
+  const box = async (place: string): Promise<{ x: number; y: number }> => {
+    const el = page.locator(place === 'f' ? '#board .foundations' : `#board [data-place="${place}"]`).first();
+    const card = place.startsWith('c') ? el.locator('.card.exposed, .empty') : el;
+    const b = (await card.first().boundingBox())!;
+    return { x: b.x + b.width / 2, y: b.y + Math.min(b.height, 40) / 2 };
+  };
+  const a = await box(from);
+  const b = await box(to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 10, a.y + 10, { steps: 2 });
+  await expectSelected(page, from);
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+}
+
 // ---------------------------------------------------------------------------------------
 
 describe('the viewer', () => {
@@ -203,14 +236,26 @@ describe('play', () => {
     const { page, done } = await open(file);
     const board = page.locator('#board');
     const status = page.locator('#status');
+    // A page to play keeps verdicts for when they are asked for: here, after every move.
+    expect(await status.getAttribute('data-verdict')).toBe('hidden');
+    await page.locator('#verdicts').selectOption('always');
     await expect.poll(() => status.getAttribute('data-verdict'), { timeout: 30_000 }).toBe('won');
+    let selectedOnLast = 0;
     for (const [i, move] of rep.solution.entries()) {
       const { from, to } = marks(move);
-      await page.locator(`#board [data-place="${from}"]`).first().click();
-      // A card with one legal move is played at once; else it is picked up and its places marked.
-      if ((await board.getAttribute('data-moves')) === String(i)) {
-        expect(await page.locator('#board .target').count()).toBeGreaterThan(0);
-        await page.locator(to === 'f' ? '#board .foundations' : `#board [data-place="${to}"]`).first().click();
+      const target = page.locator(to === 'f' ? '#board .foundations' : `#board [data-place="${to}"]`).first();
+      if (/\bto\b/.test((await page.locator(`#board [data-place="${from}"]`).first().getAttribute('class'))!)) selectedOnLast++;
+      if (i % 3 === 2) {
+        // Every third move is dragged (the selection shows while the card is held).
+        await dragTo(page, from, to);
+      } else {
+        await page.locator(`#board [data-place="${from}"]`).first().click();
+        // A card with one legal move is played at once; else it is picked up and its places marked.
+        if ((await board.getAttribute('data-moves')) === String(i)) {
+          expect(await page.locator('#board .target').count()).toBeGreaterThan(0);
+          await expectSelected(page, from);
+          await target.click();
+        }
       }
       await expect.poll(() => board.getAttribute('data-moves')).toBe(String(i + 1));
       expect(await board.getAttribute('data-last')).toBe(move);
@@ -218,6 +263,9 @@ describe('play', () => {
     }
     expect(await status.getAttribute('data-verdict')).toBe('done');
     expect(await status.textContent()).toContain('You won!');
+    expect(await page.locator('#hint').isDisabled()).toBe(true);
+    // Some cards were picked up where the last move had landed: the selection showed there too.
+    expect(selectedOnLast).toBeGreaterThan(0);
     await page.locator('#undo').click();
     await expect.poll(() => board.getAttribute('data-moves')).toBe(String(rep.solution.length - 1));
     await page.locator('#restart').click();
@@ -232,6 +280,7 @@ describe('play', () => {
     const { page, done } = await open(file);
     const board = page.locator('#board');
     const status = page.locator('#status');
+    await page.locator('#verdicts').selectOption('always');
     await expect.poll(() => status.getAttribute('data-verdict'), { timeout: 30_000 }).toBe('won');
     await page.locator('#hint').click();
     await expect.poll(() => board.getAttribute('data-moves')).toBe('1');
@@ -242,6 +291,224 @@ describe('play', () => {
     await expect.poll(() => board.getAttribute('data-moves'), { timeout: 30_000 }).toBe('25');
     await screenshot(page, 'play.png');
     done();
+  });
+});
+
+describe('a page a player keeps open', () => {
+  it('opens a deal chosen on the page by number, PySolFC game, at random or pasted, names it in the address, and goes back and forward', async () => {
+    const file = join(dir, 'play-choose.html');
+    cli(['play', '1', '--out', file]);
+    const { page, done } = await open(file);
+    const title = page.locator('h1 .deal');
+    expect(await title.textContent()).toBe('Deal 1');
+    const choose = async (field: string, value: string, by: string): Promise<void> => {
+      if ((await page.locator('#chooser').isHidden())) await page.locator('#new-game').click();
+      if (field) await page.locator(field).fill(value);
+      await page.locator(`#chooser button[data-by="${by}"]`).click();
+    };
+    await choose('#deal-no', '17', 'deal');
+    await expect.poll(() => title.textContent()).toBe('Deal 17');
+    expect(decodeURIComponent(new URL(page.url()).hash)).toContain('deal=17');
+    expect(await page.locator('#board').getAttribute('data-moves')).toBe('0');
+    expect(await pageTable(page)).toEqual(shownTable(cli(['show', '17'])));
+    await choose('#pysol-no', '5', 'pysol');
+    await expect.poll(() => title.textContent()).toBe('PySolFC game 5');
+    expect(await pageTable(page)).toEqual(shownTable(cli(['show', '--pysol', '5'])));
+    await choose('', '', 'random');
+    await expect.poll(() => title.textContent()).toMatch(/^Deal \d+$/);
+    const random = (await title.textContent())!.slice(5);
+    expect(await pageTable(page)).toEqual(shownTable(cli(['show', random])));
+    // A deal file pasted: the small deal 4, opened and played from its address.
+    await choose('#deal-text', cli(['deal', '4', '--size', '1x5,4x3']), 'file');
+    await expect.poll(() => page.locator('#board .column').count()).toBe(4);
+    expect(await title.textContent()).toBe('Deal 4');
+    expect(await pageTable(page)).toEqual(shownTable(cli(['show', '4', '--size', '1x5,4x3'])));
+    // A bad number is one line under the fields; the deal stays.
+    await choose('#deal-no', '12x', 'deal');
+    expect(await page.locator('#chooser-error').textContent()).toContain("deal number '12x'");
+    expect(await title.textContent()).toBe('Deal 4');
+    // Back and forward: the deals in the order opened, and the page's own deal at the start.
+    await page.goBack();
+    await expect.poll(() => title.textContent()).toBe(`Deal ${random}`);
+    await page.goBack();
+    await expect.poll(() => title.textContent()).toBe('PySolFC game 5');
+    await page.goForward();
+    await expect.poll(() => title.textContent()).toBe(`Deal ${random}`);
+    for (let i = 0; i < 3; i++) await page.goBack();
+    await expect.poll(() => title.textContent()).toBe('Deal 1');
+    // A link names the deal: the address opened afresh shows it.
+    const { page: again, done: done2 } = await open(file, '#deal=17');
+    await expect.poll(() => again.locator('h1 .deal').textContent()).toBe('Deal 17');
+    done2();
+    done();
+  });
+
+  /** The cards not turned in a position that no face-up card shares (a twin turned is the same card): what the page must not name. */
+  function unturned(moves: readonly string[]): Card[] {
+    const g = replay(dealFromNumber(1), BOOK, moves.join('\n')).game;
+    const hidden: number[] = [];
+    if (g.phase === 1) for (let i = g.stockPtr; i < g.stockSize; i++) hidden.push(g.stockCards[i]!);
+    else for (let i = g.pileNext; i < g.wasteLen; i++) hidden.push(g.stockCards[g.waste[i]!]!);
+    const seen = new Set<number>();
+    for (let c = 0; c < g.columns; c++) for (let i = 0; i < g.len[c]!; i++) seen.add(g.cols[c * g.height + i]!);
+    for (let i = 0; i < g.wasteLen && g.phase === 1; i++) seen.add(g.stockCards[g.waste[i]!]!);
+    for (let i = 0; i < g.privLen && g.phase === 2; i++) seen.add(g.privCard(i));
+    for (let s = 0; s < 4; s++) for (let k = 0; k < g.packs; k++) for (let r = 1; r <= g.found[s * g.packs + k]!; r++) seen.add((s << 4) | r);
+    // In the second deal the pile is the waste turned over: those cards were seen in the first.
+    if (g.phase === 2) for (const c of g.stockCards) if (!hidden.includes(c)) seen.add(c);
+    return [...new Set(hidden)].filter((c) => !seen.has(c));
+  }
+
+  /** Each way the page could name one of `cards` (notation, as a player reads it, in words) found in the document, but for the program's own script. */
+  async function named(page: Page, cards: readonly Card[]): Promise<string[]> {
+    const html = await page.evaluate(() => {
+      const doc = document.documentElement.cloneNode(true) as HTMLElement;
+      doc.querySelector('#limited-app')?.remove();
+      return doc.outerHTML;
+    });
+    const out: string[] = [];
+    for (const c of cards) {
+      const n = formatCard(c);
+      const label = (n[0] === 'T' ? '10' : n[0]) + '♠♥♦♣'[c >> 4]!;
+      for (const form of [n, label, cardName(c)])
+        if (new RegExp(`(^|[^0-9A-Za-z])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^0-9A-Za-z])`).test(html)) out.push(form);
+    }
+    return out;
+  }
+
+  it('names no unturned card anywhere in the document without perfect information, in both deals, and names them when asked', async () => {
+    const sol = join(dir, 'spoil1.txt');
+    cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
+    const moves = readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const file = join(dir, 'play-spoil.html');
+    cli(['play', '1', '--out', file]);
+    const { page, done } = await open(file);
+    const board = page.locator('#board');
+    // The solver has answered (its line is in the page's memory, not its document); some moves on by hints, the verdict shown.
+    await page.locator('#ask').click();
+    await expect.poll(() => page.locator('#status').getAttribute('data-verdict'), { timeout: 30_000 }).toBe('won');
+    expect(await page.locator('#status').textContent()).not.toMatch(/\d+ more move/);
+    for (let i = 0; i < 6; i++) await page.keyboard.press('h');
+    await expect.poll(() => board.getAttribute('data-moves'), { timeout: 30_000 }).toBe('6');
+    const played = (await page.evaluate(() => (window as unknown as { limitedApp: { play: { g: { history(): number[] } } } }).limitedApp.play.g.history())).map(formatMove);
+    let hidden = unturned(played);
+    expect(hidden.length).toBeGreaterThan(10);
+    expect(await named(page, hidden)).toEqual([]);
+    // The Watch tab asks before it shows the solution.
+    await page.locator('#tab-view').click();
+    expect(await page.locator('#moves button').count()).toBe(0);
+    expect(await named(page, hidden)).toEqual([]);
+    await page.locator('#tab-play').click();
+    // The second deal: the fifth card is not named until turned.
+    const redeal = moves.indexOf('redeal');
+    const second = join(dir, 'play-spoil2.html');
+    cli(['play', '1', '--after', firstMoves(moves, redeal + 3), '--out', second]);
+    const { page: p2, done: done2 } = await open(second);
+    hidden = unturned(moves.slice(0, redeal + 3));
+    expect(hidden.length).toBeGreaterThan(3);
+    expect(await p2.locator('#board .fifth').getAttribute('data-top')).toBe('');
+    expect(await named(p2, hidden)).toEqual([]);
+    // Perfect information on request: the draw names its card, the fifth card shows.
+    await p2.locator('#perfect').check();
+    expect(await p2.locator('#board .fifth').getAttribute('data-top')).not.toBe('');
+    await page.locator('#perfect').check();
+    expect(await page.locator('#legal button[data-move^="draw "]').count()).toBe(1);
+    done2();
+    done();
+  });
+
+  it('plays the small deal to a win by keys alone, with labels for a screen reader', async () => {
+    const rep = JSON.parse(cli(['solve', '4', '--size', '1x5,4x3', '--json'])) as { solution: string[] };
+    const file = join(dir, 'play4-keys.html');
+    cli(['play', '4', '--size', '1x5,4x3', '--out', file]);
+    const { page, done } = await open(file);
+    const board = page.locator('#board');
+    const focused = (): Promise<string> => page.evaluate(() => (document.activeElement as HTMLElement).closest<HTMLElement>('[data-place]')?.dataset['place'] ?? '');
+    /** Arrow keys toward a place until it has the focus: the direction of its centre from the focused one's. */
+    const goTo = async (place: string): Promise<void> => {
+      for (let i = 0; i < 30 && (await focused()) !== place; i++) {
+        const d = await page.evaluate((place) => {
+          const c = (el: Element): [number, number] => {
+            const r = el.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + Math.min(r.height, 60) / 2];
+          };
+          const from = (document.activeElement as HTMLElement).closest('[data-place]');
+          const to = document.querySelector(`#board [data-place="${place}"]`)!;
+          if (!from) return 'ArrowRight';
+          const [x0, y0] = c(from);
+          const [x1, y1] = c(to);
+          return Math.abs(y1 - y0) > 20 ? (y1 > y0 ? 'ArrowDown' : 'ArrowUp') : x1 > x0 ? 'ArrowRight' : 'ArrowLeft';
+        }, place);
+        await page.keyboard.press(d);
+      }
+      expect(await focused()).toBe(place);
+    };
+    for (const [i, move] of rep.solution.entries()) {
+      const { from, to } = marks(move);
+      await goTo(from);
+      const label = await page.locator(`#board [data-place="${from}"]`).first().getAttribute('aria-label');
+      expect(label).toBeTruthy();
+      await page.keyboard.press('Enter');
+      if ((await board.getAttribute('data-moves')) === String(i)) {
+        await expectSelected(page, from);
+        expect(await page.locator(`#board [data-place="${from}"]`).first().getAttribute('aria-label')).toContain('selected');
+        await goTo(to);
+        await page.keyboard.press('Enter');
+      }
+      await expect.poll(() => board.getAttribute('data-moves')).toBe(String(i + 1));
+      expect(await board.getAttribute('data-last')).toBe(move);
+    }
+    expect(await page.locator('#status').textContent()).toContain('You won!');
+    done();
+  });
+
+  /** Places and cards that leave the table, and whether the page is wider than the window. */
+  async function overflow(page: Page): Promise<{ outside: string[]; sideways: boolean }> {
+    return page.evaluate(() => {
+      const t = document.querySelector('#board')!.getBoundingClientRect();
+      const outside: string[] = [];
+      for (const el of document.querySelectorAll<HTMLElement>('#board [data-place], #board .card, #board .slot')) {
+        const r = el.getBoundingClientRect();
+        if (r.left < t.left - 0.5 || r.right > t.right + 0.5) outside.push(`${el.dataset['place'] ?? el.dataset['card'] ?? el.className} (${r.left.toFixed(0)}-${r.right.toFixed(0)} of ${t.left.toFixed(0)}-${t.right.toFixed(0)})`);
+      }
+      return { outside, sideways: document.documentElement.scrollWidth > window.innerWidth };
+    });
+  }
+
+  it('fits the table, both deals, and the reports in windows 360, 768 and 1280 px wide', async () => {
+    const sol = join(dir, 'fit1.txt');
+    cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
+    const moves = readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const first = join(dir, 'fit-play.html');
+    cli(['play', '1', '--out', first]);
+    const second = join(dir, 'fit-second.html');
+    cli(['play', '1', '--after', firstMoves(moves, moves.indexOf('redeal') + 9), '--out', second]);
+    const report = join(dir, 'fit-tactics.html');
+    cli(['report', 'results/tactics', '--out', report]);
+    for (const width of [360, 768, 1280]) {
+      for (const f of [first, second]) {
+        const { page, done } = await open(f);
+        await page.setViewportSize({ width, height: 800 });
+        await expect.poll(() => overflow(page), { timeout: 5000 }).toEqual({ outside: [], sideways: false });
+        // The cards stay readable: a corner index of at least 9 px.
+        expect(await page.locator('#board .card .ix').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(9);
+        if (width === 360 && f === first) await page.screenshot({ path: join(shotsDir(), 'play-phone.png') });
+        await page.close();
+        done();
+      }
+      const { page, done } = await open(report);
+      await page.setViewportSize({ width, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      // The chart's text at least 9 px on the screen (its own width, scrolled inside its box on a phone).
+      const smallest = await page.evaluate(() => {
+        const svg = document.querySelector('svg')!;
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+      });
+      expect(smallest, `at ${width} px`).toBeGreaterThanOrEqual(9);
+      await page.close();
+      done();
+    }
   });
 });
 

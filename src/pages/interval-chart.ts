@@ -27,7 +27,8 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)}`;
 
 export function intervalSvg(c: IntervalChartInput): string {
   const unit = c.kind === 'rate' ? ' %' : ' points';
-  const texts = c.lines.map((l) => `${pct(l.ciLow)} to ${pct(l.ciHigh)}${unit}`);
+  // The bar's range named too, not only drawn: the estimate, then its 95 % interval.
+  const texts = c.lines.map((l) => `${pct(l.low)}-${pct(l.high)}${unit} · 95 %: ${pct(l.ciLow)} to ${pct(l.ciHigh)}${unit}`);
   const labelW = Math.max(60, ...c.lines.map((l) => textWidth(l.label, 12)));
   const textW = Math.max(...texts.map((t) => textWidth(t, 12)));
   // The axis: 0-100 % for rates; for differences the widest interval, rounded out to 10 points.

@@ -10,6 +10,15 @@ import { facts, machineOf, pct, table } from './report-html.js';
 import { readJson } from './results.js';
 import { verdictSvg } from './verdict-chart.js';
 
+/**
+ * A command as the report shows it: an absolute path to a file of this directory (the machine
+ * that ran it had its own, and its name is nobody's business) written as the report names the
+ * directory.
+ */
+export function localCommand(command: string, dir: string): string {
+  return command.replace(/(^|\s)(\/\S+)/g, (all: string, sp: string, path: string) => (existsSync(join(dir, basename(path))) ? `${sp}${join(dir, basename(path))}` : all));
+}
+
 export async function batchSection(dir: string, summaryFile: string, l: Linker): Promise<string> {
   const s = readJson<SummaryFile>(join(dir, summaryFile));
   const csv = join(dir, summaryFile.replace(/\.summary\.json$/, '.csv'));
@@ -52,7 +61,7 @@ export async function batchSection(dir: string, summaryFile: string, l: Linker):
     links = `<h3>Deals in the viewer</h3><p class="deals">${dealLinks(l, dealSettings(meta), by, first)}</p>`;
   }
   const method = facts([
-    ['command', `<code>${h(meta?.command ?? '')}</code>`],
+    ['command', `<code>${h(localCommand(meta?.command ?? '', dir))}</code>`],
     ['job', h(`${s.job.kind} ${s.job.method}`)],
     ['budgets', solver ? h(`max ${s.job.budgets.maxNodes} nodes${s.job.budgets.maxSeconds !== null ? `, ${s.job.budgets.maxSeconds} s` : ''}, ${s.job.budgets.maxMemoryMB} MB a deal`) : 'none (a blind player)'],
     ['rules · size', h(`${s.job.rules} · ${s.job.size}`)],

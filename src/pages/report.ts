@@ -25,6 +25,10 @@ header h1 { margin: 0; font-size: 24px; } header p { margin: 4px 0 0; color: #d7
 section { background: #fff; border-radius: 10px; padding: 14px 20px 18px; margin-top: 18px; box-shadow: 0 2px 8px rgba(0,0,0,.08); }
 h2 { margin: 0 0 8px; font-size: 20px; } h3 { margin: 18px 0 6px; font-size: 16px; color: #2e4e3d; }
 figure { margin: 10px 0; overflow-x: auto; } figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #e4e1d4; border-radius: 6px; }
+section { overflow-x: auto; }
+/* A narrow window: the charts keep their size (their text stays readable) and scroll inside their frame, as wide tables do. */
+@media (max-width: 1000px) { figure svg { max-width: none; } }
+@media (max-width: 600px) { main { padding: 8px 6px 24px; } section { padding: 10px 10px 14px; } header { padding: 12px 10px; } body { font-size: 14px; } }
 table { border-collapse: collapse; font-size: 13.5px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e8e6dc; text-align: left; vertical-align: top; }
 th { background: #f1f0e8; white-space: nowrap; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:hover { background: #f7faf5; } .wide { overflow-x: auto; }

@@ -22,11 +22,11 @@ export const cardName = (c: Card): string => `${RANK_NAMES[c & 15]} of ${SUIT_NA
 /** A card as a player reads it: `10♥`. */
 export const cardLabel = (c: Card): string => rankText(c) + SUIT_SYMBOLS[c >> 4]!;
 
-export function cardHtml(c: Card, extra = ''): string {
+export function cardHtml(c: Card, extra = '', style = ''): string {
   const suit = c >> 4;
   const red = suit === 1 || suit === 2 ? ' red' : '';
   return (
-    `<div class="card${red}${extra}" data-card="${formatCard(c)}" title="${cardName(c)}">` +
+    `<div${style ? ` style="${style}"` : ''} class="card${red}${extra}" data-card="${formatCard(c)}" aria-hidden="true">` +
     `<span class="ix">${rankText(c)}<i>${SUIT_SYMBOLS[suit]}</i></span><span class="pip">${SUIT_SYMBOLS[suit]}</span></div>`
   );
 }
@@ -41,6 +41,12 @@ export interface Marks {
   readonly selected?: string | null;
   /** Places a picked-up card may go to. */
   readonly targets?: ReadonlySet<string>;
+  /** Places with a card that has a legal move (marked on hover). */
+  readonly playable?: ReadonlySet<string>;
+  /** Whether the fifth card is shown face up (turned by the player, or perfect information). */
+  readonly fifth?: boolean;
+  /** Whether the places take focus and clicks (Play). */
+  readonly interactive?: boolean;
 }
 
 /** The place a move's source is shown at: its notation's (`c3`, `w`, `p2`, `n`), `stock` for a draw, the pile for the redeal (it turns the waste over into the pile). */
@@ -55,9 +61,6 @@ export function dstPlace(m: PackedMove): string {
   return s === SRC_DRAW ? 'w' : s === SRC_REDEAL ? 'priv' : formatPlace(moveDst(m));
 }
 
-const CARD_PITCH = 26;
-const CARD_H = 84;
-
 /** The whole table for the game's position. */
 export function boardHtml(g: Game, marks: Marks): string {
   const last = marks.last ?? null;
@@ -65,18 +68,23 @@ export function boardHtml(g: Game, marks: Marks): string {
   const to = last !== null ? dstPlace(last) : '';
   const nextFrom = marks.next != null ? srcPlace(marks.next) : '';
   const targets = marks.targets ?? new Set<string>();
+  const playable = marks.playable ?? new Set<string>();
   const cls = (place: string): string =>
     (place === from ? ' from' : '') + (place === to ? ' to' : '') + (place === marks.selected ? ' selected' : '') + (targets.has(place) ? ' target' : '') +
-    (place === nextFrom ? ' next' : '');
+    (place === nextFrom ? ' next' : '') + (playable.has(place) ? ' playable' : '');
+  // A place a keyboard reaches and a screen reader names: what it is and what lies there.
+  const attrs = (place: string, label: string): string =>
+    `data-place="${place}" aria-label="${label}${place === marks.selected ? ', selected' : ''}${targets.has(place) ? ', the selected card may go here' : ''}"` +
+    (marks.interactive ? ' tabindex="-1" role="button"' : '');
   const out: string[] = ['<div class="top">', '<div class="deck">'];
 
   if (g.phase === 1) {
     const left = g.stockSize - g.stockPtr;
     const redeal = left === 0 && g.secondDeal && g.wasteLen > 0;
     out.push(
-      `<div class="slot stock${cls('stock')}" data-place="stock" data-count="${left}" title="${left === 0 ? (redeal ? 'the stock is out: redeal begins the second deal' : 'the stock is out') : `${left} cards to draw`}">` +
+      `<div class="slot stock${cls('stock')}" ${attrs('stock', left === 0 ? (redeal ? 'stock, out: redeal to begin the second deal' : 'stock, out') : `stock, ${left} cards to draw`)} data-count="${left}">` +
         (left > 0 ? `<div class="back"></div>` : redeal ? '<div class="empty redeal">↻<small>redeal</small></div>' : '<div class="empty">—</div>') +
-        `<span class="badge">${left}</span><label>stock</label></div>`,
+        `<span class="badge">${left}</span><span class="name">stock</span></div>`,
     );
     const top = g.wasteTop();
     const shown: string[] = [];
@@ -86,16 +94,22 @@ export function boardHtml(g: Game, marks: Marks): string {
       shown.push(cardHtml(c, i === g.wasteLen - 1 ? ` top${to === 'w' && last !== null && moveCard(last) === c ? ' moved' : ''}` : ' under'));
     }
     out.push(
-      `<div class="slot waste fan${fan}${cls('w')}" data-place="w" data-count="${g.wasteLen}" data-top="${top ? formatCard(top) : ''}">` +
+      `<div class="slot waste fan${fan}${cls('w')}" ${attrs('w', top ? `waste, ${cardName(top)} on top, ${g.wasteLen} cards` : 'waste, empty')} data-count="${g.wasteLen}" data-top="${top ? formatCard(top) : ''}">` +
         (g.wasteLen === 0 ? '<div class="empty"></div>' : shown.join('')) +
-        `<label>waste${g.wasteLen > 0 ? ` · ${g.wasteLen}` : ''}</label></div>`,
+        `<span class="name">waste${g.wasteLen > 0 ? ` · ${g.wasteLen}` : ''}</span></div>`,
     );
   } else {
     const pile = g.wasteLen - g.pileNext;
+    const fifth = marks.fifth ? g.fifthCard() : 0;
     out.push(
-      `<div class="slot pile${cls('n')}" data-place="n" data-count="${pile}" title="${pile} cards face down: the next is the fifth card">` +
+      `<div class="slot pile${cls('n')}" ${attrs('n', pile > 0 ? `pile, ${pile} cards face down: turn the fifth card` : 'pile, out')} data-count="${pile}">` +
         (pile > 0 ? '<div class="back"></div>' : '<div class="empty">—</div>') +
-        `<span class="badge">${pile}</span><label>pile · n</label></div>`,
+        `<span class="badge">${pile}</span><span class="name">pile</span></div>`,
+    );
+    // The fifth card's own slot: the card once turned (or with perfect information), else a frame.
+    out.push(
+      `<div class="slot fifth" data-top="${fifth ? formatCard(fifth) : ''}" aria-label="${fifth ? `the fifth card, ${cardName(fifth)}` : 'the fifth card, not turned'}">` +
+        (fifth ? cardHtml(fifth) : '<div class="empty"><small>fifth</small></div>') + '<span class="name">n</span></div>',
     );
     const priv: string[] = [];
     const cards: string[] = [];
@@ -103,14 +117,14 @@ export function boardHtml(g: Game, marks: Marks): string {
       const place = `p${i + 1}`;
       const c = i < g.privLen ? g.privCard(i) : 0;
       if (c) cards.push(formatCard(c));
-      priv.push(`<div class="slot privcard${cls(place)}" data-place="${place}">${c ? cardHtml(c) : '<div class="empty"></div>'}<label>${place}</label></div>`);
+      priv.push(`<div class="slot privcard${cls(place)}" ${attrs(place, c ? `privileged card ${place}, ${cardName(c)}` : `privileged place ${place}, empty`)}>${c ? cardHtml(c) : '<div class="empty"></div>'}<span class="name">${place}</span></div>`);
     }
-    out.push(`<div class="priv${cls('priv')}" data-cards="${cards.join(' ')}"><span class="rowname">privileged</span>${priv.join('')}</div>`);
+    out.push(`<div class="priv${cls('priv')}" data-cards="${cards.join(' ')}" role="group" aria-label="the privileged row">${priv.join('')}</div>`);
   }
   out.push('</div>');
 
   // Foundations, suit by suit.
-  out.push(`<div class="foundations${cls('f')}" data-place="f"><span class="rowname">${g.home} / ${g.total} home</span>`);
+  out.push(`<div class="foundations${cls('f')}" ${attrs('f', `foundations, ${g.home} of ${g.total} cards home`)}><span class="rowname">${g.home} / ${g.total} home</span><div class="fslots">`);
   let movedFound = -1;
   if (last !== null && to === 'f') {
     const c = moveCard(last);
@@ -122,18 +136,18 @@ export function boardHtml(g: Game, marks: Marks): string {
       const top = g.found[i]!;
       const card = top > 0 ? (s << 4) | top : 0;
       out.push(
-        `<div class="slot found${i === movedFound ? ' landed' : ''}" data-place="f" data-suit="${s}" data-top="${card ? formatCard(card) : ''}">` +
+        `<div class="slot found${i === movedFound ? ' landed' : ''}" data-suit="${s}" data-top="${card ? formatCard(card) : ''}">` +
           (card ? cardHtml(card) : `<div class="empty suit${s === 1 || s === 2 ? ' red' : ''}">${SUIT_SYMBOLS[s]}</div>`) +
           '</div>',
       );
     }
   }
-  out.push('</div></div>');
+  out.push('</div></div></div>');
 
   // Columns.
   let depth = 1;
   for (let c = 0; c < g.columns; c++) depth = Math.max(depth, g.len[c]!);
-  out.push(`<div class="tableau" style="--cols:${g.columns};min-height:${(depth - 1) * CARD_PITCH + CARD_H + 30}px">`);
+  out.push(`<div class="tableau" style="--depth:${depth - 1}">`);
   for (let c = 0; c < g.columns; c++) {
     const place = `c${c + 1}`;
     const l = g.len[c]!;
@@ -145,11 +159,14 @@ export function boardHtml(g: Game, marks: Marks): string {
       const exposed = i === l - 1;
       const pairTop = exposed && g.isPairTop(c);
       const moved = exposed && to === place && last !== null && moveCard(last) === card;
-      cards.push(cardHtml(card, `${exposed ? ' exposed' : ''}${pairTop ? ' pairtop' : ''}${moved ? ' moved' : ''}`).replace('<div class="card', `<div style="top:${i * CARD_PITCH}px" class="card`));
+      cards.push(cardHtml(card, `${exposed ? ' exposed' : ''}${pairTop ? ' pairtop' : ''}${moved ? ' moved' : ''}`, `top:calc(var(--pitch) * ${i})`));
     }
+    const pair = l > 0 && g.isPairTop(c);
+    const label =
+      l === 0 ? `column ${c + 1}, a space` : `column ${c + 1}, ${cardName(g.top(c))} exposed${pair ? ', the top of a pair' : ''}, ${l} card${l === 1 ? '' : 's'}`;
     out.push(
-      `<div class="column${cls(place)}" data-place="${place}" data-cards="${names.join(' ')}"${l > 0 && g.isPairTop(c) ? ' data-pair="1"' : ''}>` +
-        `<label>${place}</label><div class="stack">${l === 0 ? '<div class="empty space">space</div>' : cards.join('')}</div></div>`,
+      `<div class="column${cls(place)}" ${attrs(place, label)} data-cards="${names.join(' ')}"${pair ? ' data-pair="1"' : ''}>` +
+        `<span class="name">${place}</span><div class="stack">${l === 0 ? '<div class="empty space">space</div>' : cards.join('')}</div></div>`,
     );
   }
   out.push('</div>');

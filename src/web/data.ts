@@ -5,8 +5,8 @@
  * (src/solver/request.ts).
  */
 import {
-  type Deal, type PackedMove, type Rules, type Size, UserError, dealFromNumber, formatRules, formatSize, parseDealNumber, parseRules,
-  parseSize, pysolDeal, sourceLabel,
+  type Deal, type PackedMove, type Rules, type Size, UserError, dealFromNumber, formatDealFile, formatRules, formatSize, parseDealFile,
+  parseDealNumber, parseRules, parseSize, pysolDeal, sourceLabel,
 } from '../game/index.js';
 import { type SolveOutcome, type SolveRequest } from '../solver/index.js';
 
@@ -54,38 +54,64 @@ export interface WorkerQuestion {
   readonly rules: Rules;
   readonly from: readonly PackedMove[];
   readonly solver: SolveRequest;
+  /**
+   * Seconds to go on searching when `solver`'s time budget (its only budget) ends undecided: the
+   * worker then answers unknown (not final) at that budget and the verdict of the same search,
+   * run on, when it comes.
+   */
+  readonly patience?: number;
 }
 
 export type WorkerAnswer = Pick<SolveOutcome, 'verdict' | 'proof' | 'limit' | 'moves' | 'nodes' | 'seconds'> & {
   readonly id: number;
+  /** False for the unknown at the request's budget while the search goes on (`patience`); another answer follows. */
+  readonly final: boolean;
   /** A solver error (a bug, or a request the page's address spoilt), as text. */
   readonly error?: string;
 };
 
-/** A deal named in a page's address: its source (`17`, `pysol 5`), rules, size and the solve to run. */
+/** A deal named in a page's address: its source (`17`, `pysol 5`), rules, size and, for the report's viewer, the solve to run. */
 export interface DealLink {
   readonly source: string;
   readonly rules: Rules;
   readonly size: Size;
-  readonly solver: SolveRequest;
+  readonly solver?: SolveRequest;
 }
 
-/** The address fragment of a deal for the report's viewer: `#deal=17&rules=...&size=2x13,12x3&solver={...}`. */
+/**
+ * The address fragment of a deal: `#deal=17&rules=...&size=2x13,12x3` (and `&solver={...}` for
+ * the report's viewer). A link names the deal, and the browser's back and forward step through
+ * the deals a player opened.
+ */
 export function dealHash(l: DealLink): string {
-  const p = new URLSearchParams({ deal: l.source, rules: formatRules(l.rules), size: formatSize(l.size).replace(' ', ','), solver: JSON.stringify(l.solver) });
+  const p = new URLSearchParams({ deal: l.source, rules: formatRules(l.rules), size: formatSize(l.size).replace(' ', ',') });
+  if (l.solver !== undefined) p.set('solver', JSON.stringify(l.solver));
   return `#${p.toString()}`;
 }
 
-/** Reads `dealHash`'s fragment back to a deal. Throws UserError naming what is wrong. */
-export function parseDealHash(hash: string): { deal: Deal; rules: Rules; title: string; solver: SolveRequest } {
+/**
+ * The fragment of a deal given whole (a deal file pasted into the page): `#file=...`, the deal
+ * file's text without comments, so that the link still names the deal.
+ */
+export function dealFileHash(deal: Deal, rules: Rules): string {
+  return `#${new URLSearchParams({ file: formatDealFile(deal, rules) }).toString()}`;
+}
+
+/** What a page's address names: a deal, its rules and title, and the solve settings it carries (none: the page's own). */
+export interface NamedDeal {
+  readonly deal: Deal;
+  readonly rules: Rules;
+  readonly title: string;
+  readonly solver: SolveRequest | null;
+}
+
+/** Reads `dealHash`'s or `dealFileHash`'s fragment back to a deal; null for an address that names none. Throws UserError naming what is wrong. */
+export function parseDealHash(hash: string): NamedDeal | null {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const source = p.get('deal');
-  if (source === null) throw new UserError("the page's address names no deal (#deal=N)");
-  const size = parseSize(p.get('size') ?? '2x13,12x3', ',');
-  const pysol = /^pysol\s+(.+)$/i.exec(source);
-  const deal = pysol ? pysolDeal(pysol[1]!) : dealFromNumber(parseDealNumber(source), size);
-  const rules = parseRules(p.get('rules') ?? (pysol ? 'pysol' : 'book'));
-  let solver: SolveRequest = {};
+  const file = p.get('file');
+  if (source === null && file === null) return null;
+  let solver: SolveRequest | null = null;
   const s = p.get('solver');
   if (s !== null) {
     try {
@@ -94,6 +120,28 @@ export function parseDealHash(hash: string): { deal: Deal; rules: Rules; title: 
       throw new UserError(`the page's address has solver settings that are not JSON: ${s.slice(0, 60)}`);
     }
   }
-  const title = sourceLabel(deal.source ?? source);
-  return { deal, rules, title: title[0]!.toUpperCase() + title.slice(1), solver };
+  if (file !== null) {
+    const deal = parseDealFile(file, 'the pasted deal');
+    const rules = p.get('rules') !== null ? parseRules(p.get('rules')!) : (deal.rules ?? parseRules('book'));
+    return { deal, rules, title: deal.source !== undefined ? titleOf(deal.source) : 'A pasted deal', solver };
+  }
+  const size = parseSize(p.get('size') ?? '2x13,12x3', ',');
+  const pysol = /^pysol\s+(.+)$/i.exec(source!);
+  const deal = pysol ? pysolDeal(pysol[1]!) : dealFromNumber(parseDealNumber(source!), size);
+  const rules = parseRules(p.get('rules') ?? (pysol ? 'pysol' : 'book'));
+  return { deal, rules, title: titleOf(deal.source ?? source!), solver };
 }
+
+/** `Deal 17`, `PySolFC game 5`. */
+const titleOf = (source: string): string => {
+  const t = sourceLabel(source);
+  return t[0]!.toUpperCase() + t.slice(1);
+};
+
+/** A random deal number for the page's "Random deal": below 2^31, the range people type. */
+export function randomDealNumber(): number {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return (a[0]! >>> 1) + 1;
+}
+

@@ -9,6 +9,8 @@ export class Viewer {
   /** The position shown: after the page's start and the first `k` moves of the solution. */
   g!: Game;
   k = 0;
+  /** Whether the solution may be shown (perfect information): else its moves, which name the stock's cards, are not written. */
+  shown = true;
   private auto: number | null = null;
 
   /** `changed` draws the page again after a step. */
@@ -31,12 +33,12 @@ export class Viewer {
 
   /** The table, with the last move played and the next one marked. */
   boardHtml(): string {
-    const sol = this.solution ?? [];
+    const sol = this.shown ? (this.solution ?? []) : [];
     return boardHtml(this.g, { last: this.k > 0 ? sol[this.k - 1]! : null, next: this.k < sol.length ? sol[this.k]! : null });
   }
 
   renderMoveList(): void {
-    const sol = this.solution ?? [];
+    const sol = this.shown ? (this.solution ?? []) : [];
     const items = sol.map((m, i) => `<li><button data-k="${i + 1}" data-move="${esc(formatMove(m))}">${esc(moveText(m))}</button></li>`);
     $(this.root, '#moves').innerHTML = items.join('');
     const slider = $<HTMLInputElement>(this.root, '#slider');
@@ -46,7 +48,7 @@ export class Viewer {
   }
 
   goTo(target: number): void {
-    const sol = this.solution ?? [];
+    const sol = this.shown ? (this.solution ?? []) : [];
     const k = Math.max(0, Math.min(sol.length, target));
     while (this.k < k) this.g.apply(sol[this.k++]!);
     while (this.k > k) {
@@ -59,12 +61,12 @@ export class Viewer {
 
   /** The panel: where the viewer stands, the move just played in words, the current move in the list. */
   render(verdict: PageVerdict | null, fromPosition: boolean): void {
-    const sol = this.solution ?? [];
+    const sol = this.shown ? (this.solution ?? []) : [];
     $<HTMLInputElement>(this.root, '#slider').value = String(this.k);
     $(this.root, '#where').textContent = sol.length > 0 ? `move ${this.k} of ${sol.length}` : '';
     const info = $(this.root, '#move-info');
     if (sol.length === 0) {
-      info.innerHTML = verdict
+      info.innerHTML = verdict && this.shown
         ? `No solution to step through: ${esc(verdictText(verdict, null).toLowerCase())}. Try to win it yourself under <b>Play</b>.`
         : '';
     } else if (this.k === 0) {

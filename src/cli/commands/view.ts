@@ -48,14 +48,19 @@ function pageOptions(cmd: Command): Command {
 }
 
 const PAGE_HELP =
-  'The page is one HTML file that works offline: the table drawn as cards (hearts and diamonds\n' +
-  'red on a striped face), foundations, waste and stock, and in the second deal the privileged\n' +
-  'row and the pile. Watch steps through the solution (buttons, arrow keys, the slider, the move\n' +
-  "list; each move's source and destination marked). Play lets you play from any position by\n" +
-  'clicking a card and then where it goes (only legal moves: the engine is the one of this\n' +
-  "command line), with undo and restart; after each move the page's own solver (in a Web\n" +
-  'Worker) says whether the position is still won, proved lost or unknown, and Hint plays its\n' +
-  `next move. That solver's budget: the solver options given, else the default preset with ${HINT_SECONDS} s.\n` +
+  'The page is one HTML file that works offline, laid out for windows from 360 px wide: the\n' +
+  'table drawn as cards (hearts and diamonds red on a striped face), foundations, waste and\n' +
+  'stock, and in the second deal the privileged row, the pile and the fifth card. Watch steps\n' +
+  'through the solution (buttons, arrow keys, the slider, the move list). Play takes clicks,\n' +
+  'drags or keys (arrows between places, Enter to pick a card up and put it down; legal moves\n' +
+  'only: the engine is the one of this command line), with undo, restart and Hint (the solver\n' +
+  "plays its next move). New game opens any other deal (a number, a PySolFC game, a random one,\n" +
+  "a pasted deal file), named in the page's address (#deal=17) so that links and back/forward\n" +
+  "work. 'play' writes a page that names no card before it is turned and shows the solver's\n" +
+  'verdict on request ("Still winnable?"); \'view\' a page with perfect information and verdicts\n' +
+  "after every move; both are choices on the page. The page's solver runs in a Web Worker:\n" +
+  `its budget is the solver options given, else the default preset with ${HINT_SECONDS} s; a position still\n` +
+  'undecided then is searched on for 60 s.\n' +
   "An existing --out is refused (exit 2) unless --force. Needs the browser bundle of 'npm run build'.\n";
 
 export function registerView(program: Command): void {
