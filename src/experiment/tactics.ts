@@ -20,7 +20,7 @@ import { tacticsSvg, tacticsTitles } from './chart.js';
 import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tacticsMatrix } from './matrix.js';
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown, wallTime } from './report.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
-import { type EstimateLine, type EstimatorRow, provePass, runEstimator } from './winrate.js';
+import { type EstimateLine, type EstimatorRow, type StrataKind, provePass, runEstimator } from './winrate.js';
 import { solveSpec } from '../batch/job.js';
 import { NO_RESTRICTION, UserError, parseRules, parseSize } from '../game/index.js';
 
@@ -34,6 +34,11 @@ export interface Phase2Options {
   /** The prover's pass: the sampled deals the long budget leaves unknown, at this node budget (none: no pass). */
   readonly proveNodes?: number;
   readonly seed: string;
+  /** The strata of phase 2, and how its sample grows (winrate.ts EstimatorConfig). */
+  readonly strata?: StrataKind;
+  readonly targetWidth?: number;
+  readonly maxSample?: number;
+  readonly maxSeconds?: number;
 }
 
 export interface TacticsConfig extends MatrixOptions {
@@ -109,6 +114,10 @@ async function estimateSolverRows(
   const res = await runEstimator({
     rows, sample, seed: cfg.phase2?.seed ?? 'winrate', workers: cfg.workers, progress: cfg.progress, command: cfg.command, note,
     label: 'experiment tactics', run: chosenSolver && sample > 0,
+    ...(cfg.phase2?.strata !== undefined ? { strata: cfg.phase2.strata } : {}),
+    ...(cfg.phase2?.targetWidth !== undefined ? { targetWidth: cfg.phase2.targetWidth } : {}),
+    ...(cfg.phase2?.maxSample !== undefined ? { maxSample: cfg.phase2.maxSample } : {}),
+    ...(cfg.phase2?.maxSeconds !== undefined ? { maxSeconds: cfg.phase2.maxSeconds } : {}),
   });
   return res;
 }
