@@ -5,7 +5,7 @@
  */
 import { type Meta, readMeta } from '../batch/sidecar.js';
 import { formatRange } from '../batch/range.js';
-import { type EstimateLine, type EstimatorRow } from './winrate.js';
+import { type EstimateLine, type EstimatorRow, type Phase2Report } from './winrate.js';
 
 const pc = (x: number): string => `${(100 * x).toFixed(1)} %`;
 const pp = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
@@ -18,13 +18,14 @@ export function intervalText(l: EstimateLine): string {
 }
 
 /**
- * The answer in a sentence a newcomer reads: `Limited (book rules) is won with perfect play in
- * 84.1-87.9 % of deals (95 % interval; 2000 deals, 3.2 % still undecided; ...)`.
+ * The answer in a sentence a newcomer reads: `Limited (book rules) is won with perfect
+ * information in 84.1-87.9 % of deals (95 % interval; 2000 deals, 3.2 % still undecided; ...)`.
+ * Perfect information, not perfect play: the solver sees the stock, which a player does not.
  */
 export function headline(l: EstimateLine, game: string, more = 'results/README.md has the full answer'): string {
   const e = l.estimate;
   return (
-    `Limited (${game}) is won with perfect play in ${intervalText(l)} of deals ` +
+    `Limited (${game}) is won with perfect information in ${intervalText(l)} of deals ` +
     `(95 % interval; ${e.deals} deals, ${pc(e.high - e.low)} still undecided after both phases${more ? `; ${more}` : ''})`
   );
 }
@@ -35,6 +36,8 @@ export interface ReportHeader {
   /** The phases' budgets and the sample, in words. */
   readonly phase1: string;
   readonly phase2: string;
+  /** How phase 2 draws and grows its sample, in words (none: one simple random sample). */
+  readonly growth?: string;
   readonly sample: number;
   readonly seed: string;
   readonly rows: readonly EstimatorRow[];
@@ -77,7 +80,33 @@ function rowLabel(l: EstimateLine): string {
   return l.kind === 'rate' ? `**${l.row}**` : `${l.row} − ${l.baseline}`;
 }
 
-export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
+/** Why the sample stopped growing, in words. */
+const STOPPED: Readonly<Record<Phase2Report['stopped'], string>> = {
+  'one round': 'one round (no target width)',
+  width: 'every interval reached the target width',
+  sample: 'the sample reached --max-sample',
+  budget: "phase 2's solver time reached --max-hours",
+  whole: 'every undecided deal is in the sample',
+  unfinished: 'a phase-2 file is not finished (its sampled deals count both ways)',
+};
+
+/** Phase 2's rounds in a line: `2 rounds, 1.52 core-hours of solver time; stopped: ...`. */
+function roundsLine(p: Phase2Report): string {
+  return `${p.rounds} round${p.rounds === 1 ? '' : 's'}, ${(p.seconds / 3600).toFixed(2)} core-hours of solver time in phase 2 (its ms column); stopped: ${STOPPED[p.stopped]}`;
+}
+
+/** Each estimate's strata: the undecided deals, the sample and its means, a row a stratum. */
+function strataTable(lines: readonly EstimateLine[]): string[] {
+  const withStrata = lines.filter((l) => (l.estimate.strata?.length ?? 0) > 0);
+  if (withStrata.length === 0) return [];
+  const mean = (l: EstimateLine, x: number): string => (l.kind === 'rate' ? pc(x) : pp(x));
+  const out = ['', '## Strata of phase 2', '', '| estimate | stratum | undecided after phase 1 | sampled | still undecided | sample mean, unknown as lost .. as won |', '|---|---|--:|--:|--:|--:|'];
+  for (const l of withStrata)
+    for (const s of l.estimate.strata!) out.push(`| ${rowLabel(l)} | ${s.label} | ${s.undecided} | ${s.sampled} | ${s.stillUndecided} | ${s.sampled > 0 ? `${mean(l, s.meanLow)} .. ${mean(l, s.meanHigh)}` : '-'} |`);
+  return out;
+}
+
+export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader, game: string, phase2?: Phase2Report): string {
   const cost = costOf(h.rows);
   const first = lines[0]!;
   const out: string[] = [
@@ -86,7 +115,8 @@ export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader,
     `**${headline(first, game, '')}.**`,
     '',
     `- command: \`${h.command}\``,
-    `- phase 1: ${h.phase1}; phase 2: ${h.phase2}, a sample of at most ${h.sample} undecided deals an estimate (priority seed \`${h.seed}\`)`,
+    `- phase 1: ${h.phase1}; phase 2: ${h.phase2}, a first sample of at most ${h.sample} undecided deals an estimate (priority seed \`${h.seed}\`)${h.growth ? `, ${h.growth}` : ''}`,
+    ...(phase2 ? [`- phase 2: ${roundsLine(phase2)}`] : []),
     `- machine: ${cost.machines.join('; ') || 'unknown'}`,
     `- builds: ${cost.commits.join(', ') || 'unknown'}`,
     `- runs: ${cost.from} to ${cost.to}; ${cost.hours.toFixed(2)} worker-hours (wall time x workers); summary written ${h.written}`,
@@ -102,6 +132,7 @@ export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader,
       `| ${rowLabel(l)} | ${formatRange(l.range)} | ${l.phase1.won} / ${l.phase1.lost} / ${l.phase1.unknown} | ${l.implied} | ${e.undecided} | ${e.sampled} | ${l.settled} | ${e.stillUndecided} | ${est} | ${intervalText(l)} | ${width} |`,
     );
   }
+  out.push(...strataTable(lines));
   out.push('', '## Games', '');
   for (const r of h.rows) out.push(`- **${r.name}**: ${r.phase1.rules}${r.phase1.method.includes('pairing=') ? `, ${r.phase1.method.split(' ').filter((w) => /^(pairing|spaces)=/.test(w)).join(' ')}` : ''}, deals ${formatRange(r.range)}; files ${rowFiles(r).join(', ')}`);
   out.push('', '## Method', '', ...WINRATE_METHOD.split('\n'));
@@ -162,7 +193,7 @@ export function winrateText(lines: readonly EstimateLine[], game: string): strin
 export const WINRATE_FORMAT = 'limited-winrate/1';
 
 /** winrate.json: every estimate with its counts. */
-export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
+export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, game: string, phase2?: Phase2Report): string {
   return JSON.stringify(
     {
       format: WINRATE_FORMAT,
@@ -172,6 +203,8 @@ export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, gam
       phase2: h.phase2,
       sample: h.sample,
       seed: h.seed,
+      ...(h.growth ? { growth: h.growth } : {}),
+      ...(phase2 ? { rounds: phase2 } : {}),
       written: h.written,
       cost: costOf(h.rows),
       rows: h.rows.map((r) => ({

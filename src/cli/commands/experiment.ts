@@ -55,7 +55,7 @@ const EXPERIMENTS: readonly ((experiment: Command) => void)[] = [registerWinrate
 export function registerExperiment(program: Command): void {
   const experiment = program
     .command('experiment')
-    .description('run a research experiment: winrate (how often a game is won with perfect play, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+    .description('run a research experiment: winrate (how often a game is won with perfect information, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
   for (const register of EXPERIMENTS) register(experiment);
   // A usage error names the subcommand's help (main.ts does this for the top-level commands only).
   for (const cmd of experiment.commands)

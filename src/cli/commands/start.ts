@@ -20,7 +20,7 @@ export const START_ARGS = ['experiment', 'winrate', '--count', START.count, '--s
 export function registerStart(program: Command): void {
   program
     .command('start')
-    .description('the default experiment (what npm start runs): how often book Limited is won with perfect play, estimated on 300 deals in a few minutes; resumes')
+    .description('the default experiment (what npm start runs): how often book Limited is won with perfect information, estimated on 300 deals in a few minutes; resumes')
     .option('--fresh', `start over: remove the files of ${START_DIR} first (otherwise a second run resumes, or just prints the answer)`)
     .option('--workers <n>', 'worker threads (default: the number of cores)')
     .option('--no-progress', 'no progress on stderr')

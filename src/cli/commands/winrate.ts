@@ -10,7 +10,7 @@ import {
 } from '../../game/index.js';
 import { type SolverSpec, solveSpec } from '../../batch/job.js';
 import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
-import { type EstimatorRow, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
+import { type EstimatorRow, type StrataKind, STRATA_KINDS, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
 import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
 import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
@@ -26,6 +26,10 @@ export interface PhaseCliOptions {
   longMemory: string;
   proveNodes?: string;
   seed: string;
+  strata: string;
+  targetWidth?: string;
+  maxSample?: string;
+  maxHours?: string;
 }
 
 export interface WinrateCliOptions extends PhaseCliOptions {
@@ -50,7 +54,47 @@ export const WINRATE_DEFAULTS = {
   longNodes: '100000000',
   longMemory: '4096',
   seed: 'winrate',
+  strata: 'home',
 } as const;
+
+/** How phase 2 draws and grows its sample: its strata, and with a target width the budgets that stop it. */
+export interface SampleGrowth {
+  readonly strata: StrataKind;
+  readonly targetWidth?: number;
+  readonly maxSample?: number;
+  readonly maxSeconds?: number;
+}
+
+/** --strata, --target-width, --max-sample and --max-hours, checked (a UserError names the option). */
+export function sampleGrowth(o: { strata: string; targetWidth?: string; maxSample?: string; maxHours?: string; sample: string }): SampleGrowth {
+  if (!(STRATA_KINDS as readonly string[]).includes(o.strata)) throw new UserError(`--strata must be ${STRATA_KINDS.join(' or ')}, not '${o.strata}'`);
+  const targetWidth = o.targetWidth !== undefined ? positiveNumber('--target-width', o.targetWidth) : undefined;
+  const maxSample = o.maxSample !== undefined ? positiveInteger('--max-sample', o.maxSample) : undefined;
+  const maxHours = o.maxHours !== undefined ? positiveNumber('--max-hours', o.maxHours) : undefined;
+  if (targetWidth === undefined && (maxSample !== undefined || maxHours !== undefined))
+    throw new UserError(`${maxSample !== undefined ? '--max-sample' : '--max-hours'} bounds how far --target-width grows the sample: give --target-width too`);
+  if (targetWidth !== undefined) {
+    if (targetWidth >= 100) throw new UserError(`--target-width ${targetWidth} points is no narrower than [0, 100] %: give fewer points`);
+    // Without a budget a target the long budget cannot reach (deals it never decides count both ways) would run for ever.
+    if (maxSample === undefined && maxHours === undefined) throw new UserError('--target-width needs a budget that stops the sample growing: --max-sample N deals and/or --max-hours H of phase 2');
+    if (o.sample.trim() === '0') throw new UserError('--target-width grows a sample: give --sample N (the first round) above 0');
+    if (maxSample !== undefined && maxSample < Number(o.sample)) throw new UserError(`--max-sample ${maxSample} is smaller than the first round's --sample ${o.sample}`);
+  }
+  return {
+    strata: o.strata as StrataKind,
+    ...(targetWidth !== undefined ? { targetWidth: targetWidth / 100 } : {}),
+    ...(maxSample !== undefined ? { maxSample } : {}),
+    ...(maxHours !== undefined ? { maxSeconds: maxHours * 3600 } : {}),
+  };
+}
+
+/** The words of a sample's growth in a report: `strata by best cards home; grown until ...`. */
+export function growthWords(g: SampleGrowth): string {
+  const strata = g.strata === 'none' ? 'one stratum (a simple random sample of the undecided deals)' : 'strata by the cards phase 1 got home and the budget that ran out';
+  if (g.targetWidth === undefined) return strata;
+  const budgets = [g.maxSample !== undefined ? `${g.maxSample} deals an estimate` : '', g.maxSeconds !== undefined ? `${+(g.maxSeconds / 3600).toFixed(4)} core-hours of phase 2` : ''].filter((x) => x).join(' or ');
+  return `${strata}; grown in rounds until the interval is at most ${+(100 * g.targetWidth).toFixed(4)} points wide or ${budgets} are spent`;
+}
 
 /**
  * Phase 2's budgets: --long-nodes (its default unless --long-seconds comes alone), --long-seconds,
@@ -81,6 +125,7 @@ export interface WinratePlan {
   readonly dir: string;
   readonly sample: number;
   readonly seed: string;
+  readonly growth: SampleGrowth;
 }
 
 /** The plan of the command's options (checked: a UserError names the option). */
@@ -97,6 +142,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
   const { seconds: longSeconds, nodes: longNodes, memory: longMemory, prove: proveNodes } = longBudgets(o);
   const seed = o.seed;
   if (seed === '') throw new UserError('--seed needs a word (any text)');
+  const growth = sampleGrowth(o);
   const game = gameWords(rules, tactics);
   const slug = game.replace(/[^a-z0-9=]+/gi, '-').replace(/=/g, '-').replace(/^-|-$/g, '');
   const dir = o.outDir ?? join('results', `winrate-${slug}-${from}-${from + count - 1}`);
@@ -131,11 +177,13 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
     dir,
     sample,
     seed,
+    growth,
     header: {
       command: commandLine(args),
       title: `How often Limited (${game}${sizeEqual(size, FULL_SIZE) ? '' : `, size ${formatSize(size)}`}) can be won with perfect information`,
       phase1: `preset portfolio, ${short} nodes a deal`,
       phase2: phase2Words(long, longMemory, proveNodes),
+      growth: growthWords(growth),
       sample,
       seed,
       rows: [row],
@@ -150,7 +198,7 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
   const js = join(plan.dir, 'winrate.json');
   for (const f of [md, js]) checkWritable(f, 'experiment file');
   const res = await runEstimator({
-    rows: plan.rows, sample: plan.sample, seed: plan.seed, workers, progress, command: plan.header.command, note, label: 'experiment winrate',
+    rows: plan.rows, sample: plan.sample, seed: plan.seed, workers, progress, command: plan.header.command, note, label: 'experiment winrate', ...plan.growth,
   });
   if (res.status === 'interrupted') {
     process.stderr.write(`limited: interrupted (${res.signal}): run the same command again to resume\n`);
@@ -158,8 +206,8 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
     return null;
   }
   const header: ReportHeader = { ...plan.header, written: new Date().toISOString() };
-  const json = winrateJson(res.lines, header, plan.game);
-  writeAtomic(md, winrateMarkdown(res.lines, header, plan.game), 'experiment file');
+  const json = winrateJson(res.lines, header, plan.game, res.phase2);
+  writeAtomic(md, winrateMarkdown(res.lines, header, plan.game, res.phase2), 'experiment file');
   writeAtomic(js, json, 'experiment file');
   return { text: winrateText(res.lines, plan.game), json, files: [md, js, ...plan.rows.flatMap(rowFiles)] };
 }
@@ -171,14 +219,18 @@ export function addPhase2Options(cmd: Command): Command {
     .option('--long-seconds <s>', 'phase 2: time budget a deal, seconds (the verdicts then depend on the machine; the interval stays sound)')
     .option('--long-memory <mb>', 'phase 2: memory cap of a deal\'s tables, megabytes', WINRATE_DEFAULTS.longMemory)
     .option('--prove-nodes <n>', 'phase 2: the sampled deals the long budget leaves unknown are solved again by the prover (preset prove: depth-first search on exact keys, LockBound at every position) at N nodes a deal in --long-memory (default: not)')
-    .option('--seed <word>', 'phase 2: the seed of the deals\' random priority that draws the sample', WINRATE_DEFAULTS.seed);
+    .option('--seed <word>', 'phase 2: the seed of the deals\' random priority that draws the sample', WINRATE_DEFAULTS.seed)
+    .option('--strata <kind>', 'phase 2: home (strata by the cards phase 1 got home, the sample shared among them) or none (one simple random sample, as before strata)', WINRATE_DEFAULTS.strata)
+    .option('--target-width <points>', 'phase 2: grow the sample in rounds until every 95 % interval is at most this many points wide (needs --max-sample and/or --max-hours)')
+    .option('--max-sample <n>', 'with --target-width: the most deals an estimate\'s sample grows to')
+    .option('--max-hours <h>', 'with --target-width: the sample stops growing once phase 2\'s deals have taken H core-hours of solver time (their ms column)');
 }
 
 export function registerWinrate(experiment: Command): void {
   addPhase2Options(
     experiment
       .command('winrate')
-      .description('how often a game is won with perfect play: every deal at a short budget, a random sample of the undecided ones at a long budget, a 95 % interval that counts what stays undecided both ways')
+      .description('how often a game is won with perfect information: every deal at a short budget, a random sample of the undecided ones at a long budget, a 95 % interval that counts what stays undecided both ways')
       .option('--rules <rules>', 'a preset (book, pysol) and/or option=value words', WINRATE_DEFAULTS.rules)
       .option('--size <size>', 'deck and layout DxR,CxW (default 2x13,12x3)')
       .option('--from <a>', 'first deal number', WINRATE_DEFAULTS.from)
