@@ -314,6 +314,10 @@ describe('limited experiment winrate', () => {
     const md = readFileSync(join(out, 'winrate.md'), 'utf8');
     expect(md).toMatch(/## Method/);
     expect(md).toMatch(/Cochran/);
+    // Strata by best home (the default): a table of them, and the round that drew the sample.
+    expect(md).toMatch(/## Strata of phase 2/);
+    expect(md).toMatch(/\| \*\*book\*\* \| best home /);
+    expect(md).toMatch(/- phase 2: 1 round, .* stopped: one round \(no target width\)/);
     const j = runCli([...args, '--json']);
     expect(j.status, j.stderr).toBe(0);
     const doc = JSON.parse(j.stdout) as { format: string; estimates: { estimate: { deals: number; sampled: number } }[] };
@@ -348,6 +352,12 @@ describe('limited experiment winrate', () => {
     expectUsageError(runCli(['experiment', 'winrate', '--pairing', 'sometimes']), /pairing/);
     expectUsageError(runCli(['experiment', 'winrate', '--long-seconds', '-1']), /--long-seconds/);
     expectUsageError(runCli(['experiment', 'winrate', '--bogus']), /unknown option/);
+    expectUsageError(runCli(['experiment', 'winrate', '--strata', 'cards']), /--strata must be none or home, not 'cards'/);
+    expectUsageError(runCli(['experiment', 'winrate', '--target-width', '2']), /--target-width needs a budget/);
+    expectUsageError(runCli(['experiment', 'winrate', '--target-width', '0', '--max-sample', '50']), /--target-width must be/);
+    expectUsageError(runCli(['experiment', 'winrate', '--max-sample', '50']), /--max-sample bounds how far --target-width grows the sample/);
+    expectUsageError(runCli(['experiment', 'winrate', '--target-width', '2', '--max-sample', '20', '--sample', '30']), /--max-sample 20 is smaller than the first round's --sample 30/);
+    expectUsageError(runCli(['experiment', 'tactics', '--max-hours', '1']), /--max-hours bounds how far --target-width grows/);
   });
 
   it('--help names the method and an example that runs in minutes', () => {

@@ -149,28 +149,39 @@ export const WINRATE_METHOD = `Deal numbers are a random sample of all deals (RU
    game is won in the larger, and a deal lost in the larger is lost in the smaller. A deal such
    a verdict settles is decided. For a difference of two rows, a deal is decided when its
    difference is: both values known, or one known and the implication fixing the other.
-3. **Phase 2** draws a simple random sample of the undecided deals of each estimate: each deal
-   has a random priority (seedrandom of the seed and the deal number), and the sample is the
-   undecided deals of lowest priority, so it is fixed before phase 2 runs and the same priority
-   serves every estimate. Each sampled deal is solved again at the long budget (for a difference,
-   in both games where needed), and the implications applied again. With \`--prove-nodes\`, a
-   sampled deal the long budget left unknown is solved once more by the prover (the \`prove\`
-   preset: depth-first search on exact keys with LockBound at every position), which proves
-   deals lost that the portfolio does not; the sample is the same, only more of it is settled.
+3. **Phase 2** splits each estimate's undecided deals into strata by what phase 1 saw of them
+   (\`--strata home\`: the most cards it got home, up to 30, 31-45, 46-60 and over 60 of 104, and
+   the budget that ran out; \`--strata none\`: one stratum) and draws a simple random sample of
+   each stratum: each deal has a random priority (seedrandom of the seed and the deal number), and
+   a stratum's sample is its n_h undecided deals of lowest priority, so it is fixed before phase 2
+   runs and the same priority serves every estimate. The first round's --sample deals are shared
+   among the strata in proportion to their sizes (at least 2 each). With \`--target-width\`, more
+   rounds follow while an interval is wider: each grows the sample by half, each deal added to the
+   stratum where it cuts the variance most per second of solver time (Neyman's allocation with
+   costs, n_h ∝ U_h·S_h/√c_h, S_h from the stratum's sample so far and c_h its deals' mean time),
+   until the width is reached, the sample reaches \`--max-sample\`, or phase 2's solver time reaches
+   \`--max-hours\`. Each sampled deal is solved again at the long budget (for a difference, in both
+   games where needed), and the implications applied again. With \`--prove-nodes\`, a sampled deal
+   the long budget left unknown is solved once more by the prover (the \`prove\` preset:
+   depth-first search on exact keys with LockBound at every position), which proves deals lost
+   that the portfolio does not; the sample is the same, only more of it is settled.
 4. **The estimate.** With N deals, S the sum of the values of the decided ones (1 won, 0 lost;
-   for a difference, the row's value less the baseline's), U undecided, n sampled with mean ȳ:
-   Ŷ = (S + U·ȳ)/N, computed with each deal still undecided after phase 2 counted as lost (its
-   lowest value) and again as won (its highest): the truth's estimate lies between the two.
+   for a difference, the row's value less the baseline's), U_h undecided in stratum h, n_h of them
+   sampled with mean ȳ_h: Ŷ = (S + Σ U_h·ȳ_h)/N, computed with each deal still undecided after
+   phase 2 counted as lost (its lowest value) and again as won (its highest): the truth's
+   estimate lies between the two.
 5. **The interval** (double sampling for stratification, Cochran, Sampling Techniques, 12.2):
-   V = s²/N + (U/N)²·s_u²·(1/n − 1/U), s² the variance of the values over all deals (within the
-   decided deals, within the sample, and between their means), s_u² the sample's. The 95 %
-   interval runs from the lower estimate's lower end to the upper estimate's upper end: for a
+   V = s²/N + Σ (U_h/N)²·s_h²·(1/n_h − 1/U_h), s² the variance of the values over all deals
+   (within the decided deals, within each sample, and between their means), s_h² stratum h's. The
+   95 % interval runs from the lower estimate's lower end to the upper estimate's upper end: for a
    rate Wilson's interval at the effective sample size Ŷ(1 − Ŷ)/V, for a difference Ŷ ± 1.96·√V.
-   The sample's variance is widened by Student's t at n − 1 degrees of freedom, and taken for a
-   rate from Agresti and Coull's adjusted share, for a difference with Agresti and Caffo's
-   pseudo-deals (half a deal at −1, half at +1, one at 0): a small sample of equal values does not
-   claim its stratum known exactly. test/estimate.test.ts checks these formulas by hand and the
-   interval's coverage by simulation.
+   The strata's sampling terms are widened by Student's t at Satterthwaite's effective degrees of
+   freedom (with one stratum, n − 1), each taken for a rate from Agresti and Coull's adjusted
+   share, for a difference with Agresti and Caffo's pseudo-deals (half a deal at −1, half at +1,
+   one at 0): a small sample of equal values does not claim its stratum known exactly.
+   test/estimate.test.ts checks these formulas by hand and the interval's coverage by
+   simulation, rounds and their stopping rule included; test/winrate.test.ts on a small deck
+   where every deal is decided.
    It covers both the sampling of the deals and of phase 2, and the deals no budget decided,
    counted both ways. Its width is the share of deals still undecided plus the sampling error.
 

@@ -13,7 +13,7 @@ import { addJsonOption, notesAfterWorkers, oneLine, out, outJson, prefixed, reti
 import { positiveInteger, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug } from './solve.js';
-import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
+import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate, sampleGrowth } from './winrate.js';
 
 export interface TacticsCliOptions extends PhaseCliOptions {
   from: string;
@@ -44,6 +44,7 @@ export const TACTICS_DEFAULTS = {
   sample: '0',
   longMemory: WINRATE_DEFAULTS.longMemory,
   seed: WINRATE_DEFAULTS.seed,
+  strata: WINRATE_DEFAULTS.strata,
 } as const;
 
 /**
@@ -139,7 +140,11 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
         const long = longBudgets(o);
         if (o.seed === '') throw new UserError('--seed needs a word (any text)');
-        const phase2 = { sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory, ...(long.prove !== undefined ? { proveNodes: long.prove } : {}), seed: o.seed };
+        const growth = sampleGrowth(o);
+        const phase2 = {
+          sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory,
+          ...(long.prove !== undefined ? { proveNodes: long.prove } : {}), seed: o.seed, ...growth,
+        };
         const most = Math.max(deals, freeDeals, samplingDeals);
         // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
         if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
