@@ -22,6 +22,7 @@ import {
   pysolDeal, sizeEqual,
 } from '../game/index.js';
 import { type SearchKind, type SolveOptions, type SolveResult, DEFAULT_OPTIONS, PRESETS, Solver } from '../solver/index.js';
+import { formatMoveBare } from '../game/notation.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
 
@@ -109,6 +110,11 @@ export interface DealOutcome {
   readonly play?: PlayDetails;
   /** Kinds with variants only: one outcome per variant, in the spec's order (a row each). */
   readonly variants?: readonly DealOutcome[];
+  /**
+   * The solver's decided deals: what proves the verdict, as certs.ts writes it after the deal
+   * number and verdict (a won deal's moves without their cards; `locks` or `search` for a loss).
+   */
+  readonly certificate?: () => string;
 }
 
 export interface JobKind {
@@ -135,6 +141,9 @@ export function solveOutcome(r: SolveResult): DealOutcome {
     solutionLength: r.verdict === 'won' && r.moves ? r.moves.length : 0,
     bestHome: r.bestHome,
     ms: r.seconds * 1000,
+    // Made only when asked for (a function): most batches keep no certificates.
+    ...(r.verdict === 'won' && r.moves ? { certificate: () => r.moves!.map(formatMoveBare).join(' ') } : {}),
+    ...(r.verdict === 'unsolvable' ? { certificate: () => r.proof ?? 'search' } : {}),
   };
 }
 
