@@ -78,6 +78,8 @@ export interface EstimatorConfig {
   readonly maxSample?: number;
   /** The solver seconds phase 2 may take (its files' ms column, summed) before the sample stops growing. */
   readonly maxSeconds?: number;
+  /** Keep a certificate of every decided deal of every file (src/batch/certs.ts). */
+  readonly certificates?: boolean;
   /** The seed of the deals' priority. */
   readonly seed: string;
   readonly workers: number;
@@ -443,6 +445,7 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
       command: cfg.command,
       note,
       ...(deals ? { deals } : {}),
+      ...(cfg.certificates ? { certificates: true } : {}),
     });
   const interrupted = (o: BatchOutcome): EstimatorOutcome => ({ status: 'interrupted', signal: o.signal!, lines: [] });
 

@@ -41,6 +41,7 @@ export interface WinrateCliOptions extends PhaseCliOptions {
   spaces?: string;
   workers?: string;
   outDir?: string;
+  certificates?: boolean;
   json?: boolean;
   progress?: boolean;
 }
@@ -126,6 +127,8 @@ export interface WinratePlan {
   readonly sample: number;
   readonly seed: string;
   readonly growth: SampleGrowth;
+  /** Keep every decided deal's certificate beside each phase's file (src/batch/certs.ts). */
+  readonly certificates: boolean;
 }
 
 /** The plan of the command's options (checked: a UserError names the option). */
@@ -178,6 +181,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
     sample,
     seed,
     growth,
+    certificates: o.certificates === true,
     header: {
       command: commandLine(args),
       title: `How often Limited (${game}${sizeEqual(size, FULL_SIZE) ? '' : `, size ${formatSize(size)}`}) can be won with perfect information`,
@@ -199,6 +203,7 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
   for (const f of [md, js]) checkWritable(f, 'experiment file');
   const res = await runEstimator({
     rows: plan.rows, sample: plan.sample, seed: plan.seed, workers, progress, command: plan.header.command, note, label: 'experiment winrate', ...plan.growth,
+    ...(plan.certificates ? { certificates: true } : {}),
   });
   if (res.status === 'interrupted') {
     process.stderr.write(`limited: interrupted (${res.signal}): run the same command again to resume\n`);
@@ -242,6 +247,7 @@ export function registerWinrate(experiment: Command): void {
   )
     .option('--workers <n>', `worker threads, one deal each (default: the number of cores, ${availableParallelism()} here)`)
     .option('--out-dir <dir>', 'the directory for phase1.csv, phase2.csv (with their sidecars), winrate.md and winrate.json (default results/winrate-GAME-A-B)')
+    .option('--certificates', "keep what proves each decided deal beside each phase's file (PHASE.certs.gz: a won deal's moves, how a lost one was proved), for 'limited verify-results DIR'")
     .option('--json', 'print winrate.json instead of the text summary')
     .option('--no-progress', 'no progress on stderr')
     .addHelpText(
