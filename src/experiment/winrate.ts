@@ -24,6 +24,8 @@
  * the verdicts into estimates and intervals.
  */
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { makeDir } from '../batch/fileio.js';
 import seedrandom from 'seedrandom';
 import { type Rules, type Size, type Tactics, UserError, deckCount, formatRules } from '../game/index.js';
 import { type JobSpec, type SolverSpec, solveSpec } from '../batch/job.js';
@@ -31,7 +33,8 @@ import { forEachRow } from '../batch/rows.js';
 import { type DealRange, formatRange, rangeLast } from '../batch/range.js';
 import { readMeta } from '../batch/sidecar.js';
 import { runDifference } from '../batch/difference.js';
-import { type BatchOutcome, isSubList, runBatch } from '../batch/run.js';
+import { type BatchConfig, type BatchOutcome, isSubList, runBatch } from '../batch/run.js';
+import { type ClusterTask, type SharedJob, collectDeals, dealFile, isComplete, mergeOnce, shardFile, shareJobs } from './cluster.js';
 import { type RowFields } from '../batch/rows.js';
 import { type Bounds, type Estimate, type Stratum, allocate, moments, samplingVariance, stratified, twoPhase } from './estimate.js';
 import { type Known, LOST, UNKNOWN, WON, close, subgamePairs } from './implications.js';
@@ -80,6 +83,11 @@ export interface EstimatorConfig {
   readonly maxSeconds?: number;
   /** Keep a certificate of every decided deal of every file (src/batch/certs.ts). */
   readonly certificates?: boolean;
+  /**
+   * This process is a task of a cluster job (cluster.ts): phase 1 in shards and phase 2 a deal
+   * at a time, shared with the other tasks through the files; task 1 collects them at the end.
+   */
+  readonly cluster?: ClusterTask;
   /** The seed of the deals' priority. */
   readonly seed: string;
   readonly workers: number;
@@ -392,9 +400,16 @@ async function readPhase1(row: EstimatorRow, table: Table, r: number): Promise<v
   });
 }
 
-function checkFinished(row: EstimatorRow, file: string, spec: JobSpec, deals?: readonly number[]): void {
+function checkFinished(row: EstimatorRow, file: string, spec: JobSpec, deals?: readonly number[] | 'some'): void {
   const meta = readMeta(file);
   if (!meta) throw new Error(`internal: ${file} is not finished`);
+  if (deals === 'some') {
+    // A file that holds these deals among others: its job and range only (readPhase finds the rows).
+    if (!meta.complete) throw new Error(`internal: ${file} is not finished`);
+    const d = runDifference({ ...meta, deals: undefined }, { job: spec, range: row.range, shard: null });
+    if (d) throw new UserError(`${file} was made with ${d.option} ${d.a}, not ${d.b}: give the options that made it, or another directory`);
+    return;
+  }
   let asIf = meta;
   // A later round's file holds these deals and more: compared as if it held these (readPhase
   // then checks that their rows are there).
@@ -405,8 +420,29 @@ function checkFinished(row: EstimatorRow, file: string, spec: JobSpec, deals?: r
 }
 
 /** A phase-2 file's verdicts of `deals` (only those: a later round's deals wait for their round), and each deal's solver milliseconds. */
-async function readPhase(row: EstimatorRow, file: string, spec: JobSpec, table: Table, r: number, deals: readonly number[], ms: Map<number, number>): Promise<void> {
-  checkFinished(row, file, spec, deals);
+/** The deals a phase's file holds already, when it is of this job and range (a cluster's task solves only the others). */
+function inPhaseFile(row: EstimatorRow, file: string, spec: JobSpec): Set<number> {
+  const meta = readMeta(file);
+  if (!meta?.complete || !meta.deals || runDifference({ ...meta, deals: undefined }, { job: spec, range: row.range, shard: null }) !== null) return new Set();
+  return new Set(meta.deals);
+}
+
+/** A cluster's phase-2 verdicts: of `inFile` from the phase's file, of the others from their own files. */
+async function readDeals(row: EstimatorRow, file: string, spec: JobSpec, table: Table, r: number, deals: readonly number[], inFile: ReadonlySet<number>, costs: Map<number, DealCost>): Promise<void> {
+  const kept = deals.filter((d) => inFile.has(d));
+  if (kept.length > 0) await readPhase(row, file, spec, table, r, kept, costs, true);
+  for (const d of deals) if (!inFile.has(d)) await readPhase(row, dealFile(file, d), spec, table, r, [d], costs);
+}
+
+/** A phase-2 deal's solver time and nodes (its cost: nodes, the same on any machine; time, for the budget). */
+interface DealCost {
+  readonly ms: number;
+  readonly nodes: number;
+}
+
+async function readPhase(row: EstimatorRow, file: string, spec: JobSpec, table: Table, r: number, deals: readonly number[], costs: Map<number, DealCost>, part = false): Promise<void> {
+  // `part`: the file holds these deals among others (a cluster's collected file).
+  checkFinished(row, file, spec, part ? 'some' : deals);
   const want = new Set(deals);
   const known = table.known[r]!;
   const off = row.range.from - table.from;
@@ -416,7 +452,7 @@ async function readPhase(row: EstimatorRow, file: string, spec: JobSpec, table: 
     found++;
     if (verdict === 'won') known[off + i] = WON;
     else if (verdict === 'unsolvable') known[off + i] = LOST;
-    ms.set(deal, f.ms);
+    costs.set(deal, { ms: f.ms, nodes: f.nodes });
   });
   if (found !== deals.length) throw new UserError(`${file} lacks ${deals.length - found} of the ${deals.length} deals of its sample: run the same command again to finish it`);
 }
@@ -433,26 +469,46 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
   const { rows } = cfg;
   const strataKind = cfg.strata ?? 'none';
   const targets = targetsOf(rows);
-  const batch = (row: EstimatorRow, phase: string, spec: JobSpec, out: string, deals?: readonly number[]): Promise<BatchOutcome> =>
-    runBatch({
-      spec,
-      range: row.range,
-      shard: null,
-      out,
-      workers: cfg.workers,
-      progress: cfg.progress,
-      label: `${cfg.label} ${row.name} ${phase}`,
-      command: cfg.command,
-      note,
-      ...(deals ? { deals } : {}),
-      ...(cfg.certificates ? { certificates: true } : {}),
-    });
+  const batchConfig = (row: EstimatorRow, phase: string, spec: JobSpec, out: string, deals?: readonly number[]): BatchConfig => ({
+    spec,
+    range: row.range,
+    shard: null,
+    out,
+    workers: cfg.workers,
+    progress: cfg.progress,
+    label: `${cfg.label} ${row.name} ${phase}`,
+    command: cfg.command,
+    note,
+    ...(deals ? { deals } : {}),
+    ...(cfg.certificates ? { certificates: true } : {}),
+  });
+  const batch = (row: EstimatorRow, phase: string, spec: JobSpec, out: string, deals?: readonly number[]): Promise<BatchOutcome> => runBatch(batchConfig(row, phase, spec, out, deals));
   const interrupted = (o: BatchOutcome): EstimatorOutcome => ({ status: 'interrupted', signal: o.signal!, lines: [] });
 
   const running = cfg.run !== false;
   // Phase 1: every deal of every row at the short budget.
+  const task = cfg.cluster;
+  const shared = async (jobs: readonly SharedJob[], slots: number): Promise<EstimatorOutcome | null> => {
+    const o = await shareJobs(jobs, task!, slots);
+    return o.status === 'interrupted' ? { status: 'interrupted', signal: o.signal, lines: [] } : null;
+  };
   for (const row of rows) {
     if (!running) continue;
+    // A task never runs a batch on a finished file: the others may be reading it.
+    if (task && isComplete(row.file1)) continue;
+    if (task) {
+      // Shards of the range, this task's first; then any whose task is gone.
+      note(`${cfg.label}: ${row.name}: phase 1, deals ${formatRange(row.range)} in ${task.count} shards (task ${task.index}/${task.count}, ${task.from}) -> ${shardFile(row.file1, { index: task.index, count: task.count })}`);
+      const jobs = Array.from({ length: task.count }, (_, k): SharedJob => {
+        const shard = { index: k + 1, count: task.count };
+        const out = shardFile(row.file1, shard);
+        return { file: out, run: () => runBatch({ ...batchConfig(row, 'phase 1', row.phase1, out), shard }) };
+      });
+      const stop = await shared(jobs, 1);
+      if (stop) return stop;
+      await mergeOnce(row.file1, task.count, cfg.command, task);
+      continue;
+    }
     note(`${cfg.label}: ${row.name}: phase 1, deals ${formatRange(row.range)} -> ${row.file1}`);
     const o = await batch(row, 'phase 1', row.phase1, row.file1);
     if (o.status === 'interrupted') return interrupted(o);
@@ -472,8 +528,12 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
   // Each row's deals of each pass, over the rounds so far (a file's list only grows), and each
   // deal's solver milliseconds there.
   const lists = rows.map(() => [new Set<number>(), new Set<number>()]);
-  const times = rows.map(() => [new Map<number, number>(), new Map<number, number>()]);
-  const seconds = (): number => times.reduce((a, row) => a + row.reduce((b, m) => b + [...m.values()].reduce((c, x) => c + x, 0), 0), 0) / 1000;
+  const times = rows.map(() => [new Map<number, DealCost>(), new Map<number, DealCost>()]);
+  const total = (key: keyof DealCost): number => times.reduce((a, row) => a + row.reduce((b, m) => b + [...m.values()].reduce((c, x) => c + x[key], 0), 0), 0);
+  const seconds = (): number => total('ms') / 1000;
+
+  // Task 1's phase files to collect at the end (the last round's list of each wins).
+  const collect: { file: string; spec: JobSpec; range: DealRange; deals: readonly number[] }[] = [];
 
   /** Phase 2's round: each row solves the sampled deals whose value needs its verdict and is not known yet. false: a file not finished (run: false). */
   const round = async (k: number): Promise<boolean | EstimatorOutcome> => {
@@ -492,6 +552,25 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
         if (these.length === 0) break;
         if (heldByLater(row, p.file, p.spec, these)) {
           // A run that went further left it: read as it is.
+        } else if (task && phaseDone(row, p.file, p.spec, these)) {
+          // Finished: read as it is (a task runs no batch on a shared file that is finished).
+        } else if (task && running) {
+          // A task of one deal each, shared with the other tasks: the deals the phase's file
+          // does not hold already (task 1 collected it, or a run on one machine made it).
+          const inFile = inPhaseFile(row, p.file, p.spec);
+          const todo = these.filter((d) => !inFile.has(d));
+          note(`${cfg.label}: ${row.name}: ${p.phase}${k > 1 ? ` (round ${k})` : ''}, ${todo.length} sampled deal${todo.length === 1 ? '' : 's'} a task each (task ${task.index}/${task.count}) -> ${dealFile(p.file, todo[0] ?? 0).replace(/deal-\d+/, 'deal-D')}`);
+          if (todo.length > 0) makeDir(dirname(dealFile(p.file, todo[0]!)), `results file '${dealFile(p.file, todo[0]!)}'`);
+          const jobs = todo.map((d): SharedJob => {
+            const out = dealFile(p.file, d);
+            return { file: out, run: () => runBatch({ ...batchConfig(row, p.phase, p.spec, out, [d]), workers: 1, progress: false }) };
+          });
+          const stop = await shared(jobs, cfg.workers);
+          if (stop) return stop;
+          await readDeals(row, p.file, p.spec, table, r, these, inFile, times[r]![i]!);
+          for (const d of these) table.closeDeal(d);
+          collect.push({ file: p.file, spec: p.spec, range: row.range, deals: these });
+          continue;
         } else if (running) {
           note(`${cfg.label}: ${row.name}: ${p.phase}${k > 1 ? ` (round ${k})` : ''}, ${these.length} sampled deal${these.length === 1 ? '' : 's'} -> ${p.file}`);
           const o = await batch(row, p.phase, p.spec, p.file, these);
@@ -545,8 +624,11 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
 
   /** The next round's allocation of each estimate still too wide (false: none grows). */
   const grow = (lines: readonly EstimateLine[]): boolean => {
-    let budget = cfg.maxSeconds !== undefined ? cfg.maxSeconds - seconds() : Infinity;
-    const cost = (d: number): number => times.reduce((a, row) => a + row.reduce((b, m) => b + (m.get(d) ?? 0), 0), 0) / 1000;
+    // Costs in nodes, so that the draws are the same on any machine (with node budgets); the
+    // time budget left is turned into nodes at the rate phase 2 has gone so far.
+    const rate = seconds() > 0 ? total('nodes') / seconds() : Infinity;
+    let budget = cfg.maxSeconds !== undefined ? (cfg.maxSeconds - seconds()) * rate : Infinity;
+    const cost = (d: number): number => times.reduce((a, row) => a + row.reduce((b, m) => b + (m.get(d)?.nodes ?? 0), 0), 0);
     let grew = false;
     plans.forEach((p, i) => {
       const e = lines[i]!.estimate;
@@ -593,6 +675,11 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
       break;
     }
     if (running) note(`${cfg.label}: phase 2, round ${rounds + 1}: an interval is wider than ${(100 * cfg.targetWidth).toFixed(2)} points, the sample grows to ${plans.map((p) => p.n.reduce((a, x) => a + x, 0)).join(', ')} deals`);
+  }
+  if (task && task.index === 1 && running) {
+    // Task 1 leaves the files as a run on one machine would: phase 2's deals collected.
+    const last = new Map(collect.map((c) => [c.file, c]));
+    for (const c of last.values()) collectDeals(c.file, c.spec, c.range, c.deals, cfg.command);
   }
   return {
     status: 'done',

@@ -12,6 +12,8 @@ import { type SolverSpec, solveSpec } from '../../batch/job.js';
 import { checkWritable, makeDir, writeAtomic } from '../../batch/fileio.js';
 import { type EstimatorRow, type StrataKind, STRATA_KINDS, gameWords, provePass, runEstimator } from '../../experiment/winrate.js';
 import { type ReportHeader, rowFiles, winrateJson, winrateMarkdown, winrateText } from '../../experiment/winrate-report.js';
+import { type ClusterTask, chooseTask } from '../../experiment/cluster.js';
+import { type Engine, ENGINES, clusterJob } from '../../experiment/cluster-job.js';
 import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
 import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
@@ -42,6 +44,9 @@ export interface WinrateCliOptions extends PhaseCliOptions {
   workers?: string;
   outDir?: string;
   certificates?: boolean;
+  task?: string;
+  tasks?: string;
+  printJob?: string;
   json?: boolean;
   progress?: boolean;
 }
@@ -196,7 +201,7 @@ export function winratePlan(o: WinrateCliOptions, args: readonly string[]): Winr
 }
 
 /** Runs a plan and writes its report; the text to print, or null when interrupted (the exit status is set). */
-export async function runWinrate(plan: WinratePlan, workers: number, progress: boolean, note: (t: string) => void): Promise<{ text: string; json: string; files: string[] } | null> {
+export async function runWinrate(plan: WinratePlan, workers: number, progress: boolean, note: (t: string) => void, task: ClusterTask | null = null): Promise<{ text: string; json: string; files: string[] } | null> {
   makeDir(plan.dir, `experiment file '${join(plan.dir, 'winrate.md')}'`);
   const md = join(plan.dir, 'winrate.md');
   const js = join(plan.dir, 'winrate.json');
@@ -204,17 +209,46 @@ export async function runWinrate(plan: WinratePlan, workers: number, progress: b
   const res = await runEstimator({
     rows: plan.rows, sample: plan.sample, seed: plan.seed, workers, progress, command: plan.header.command, note, label: 'experiment winrate', ...plan.growth,
     ...(plan.certificates ? { certificates: true } : {}),
+    ...(task ? { cluster: task } : {}),
   });
   if (res.status === 'interrupted') {
     process.stderr.write(`limited: interrupted (${res.signal}): run the same command again to resume\n`);
     process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
     return null;
   }
+  // Of a cluster's tasks, task 1 alone writes the report (the others have read the same files).
+  if (task && task.index !== 1) return { text: '', json: '', files: [] };
   const header: ReportHeader = { ...plan.header, written: new Date().toISOString() };
   const json = winrateJson(res.lines, header, plan.game, res.phase2);
   writeAtomic(md, winrateMarkdown(res.lines, header, plan.game, res.phase2), 'experiment file');
   writeAtomic(js, json, 'experiment file');
   return { text: winrateText(res.lines, plan.game), json, files: [md, js, ...plan.rows.flatMap(rowFiles)] };
+}
+
+/** The cluster options as commander gives them. */
+export interface ClusterCliOptions {
+  task?: string;
+  tasks?: string;
+  printJob?: string;
+  workers?: string;
+  outDir?: string;
+  force?: boolean;
+}
+
+/**
+ * --print-job (null: run) with the job's task count and workers, or this process's task of a
+ * cluster job (--task, --tasks with JOB_COMPLETION_INDEX, or a Slurm array's); checked.
+ */
+export function clusterOptions(o: ClusterCliOptions, env: Record<string, string | undefined> = process.env): { printJob: { engine: Engine; tasks: number; workers: number } | null; task: ClusterTask | null } {
+  const tasks = o.tasks !== undefined ? positiveInteger('--tasks', o.tasks) : undefined;
+  if (o.printJob !== undefined) {
+    if (!(ENGINES as readonly string[]).includes(o.printJob)) throw new UserError(`--print-job must be ${ENGINES.join(' or ')}, not '${o.printJob}'`);
+    if (o.task !== undefined) throw new UserError('--print-job prints the whole job: give its task count with --tasks N, not --task');
+    return { printJob: { engine: o.printJob as Engine, tasks: tasks ?? 10, workers: o.workers !== undefined ? positiveInteger('--workers', o.workers) : 4 }, task: null };
+  }
+  const task = chooseTask(o.task, tasks, env);
+  if (task && o.force) throw new UserError('--force with a cluster task would start over files the other tasks are writing: run it once on one machine instead');
+  return { printJob: null, task };
 }
 
 /** Phase 2's budget and seed, the same in `experiment winrate` and `experiment tactics`. */
@@ -248,6 +282,9 @@ export function registerWinrate(experiment: Command): void {
     .option('--workers <n>', `worker threads, one deal each (default: the number of cores, ${availableParallelism()} here)`)
     .option('--out-dir <dir>', 'the directory for phase1.csv, phase2.csv (with their sidecars), winrate.md and winrate.json (default results/winrate-GAME-A-B)')
     .option('--certificates', "keep what proves each decided deal beside each phase's file (PHASE.certs.gz: a won deal's moves, how a lost one was proved), for 'limited verify-results DIR'")
+    .option('--task <i/n>', 'be task I of N of a cluster job: the N tasks share the work through --out-dir (a shared file system), task 1 writes the report (also from SLURM_ARRAY_TASK_ID)')
+    .option('--tasks <n>', 'N tasks: this one from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); with --print-job, the job\'s tasks (default 10)')
+    .option('--print-job <engine>', 'print the cluster job that runs this command instead, for slurm (a job array\'s sbatch script) or k8s (an Indexed Job), with --tasks N of --workers W (default 4) each')
     .option('--json', 'print winrate.json instead of the text summary')
     .option('--no-progress', 'no progress on stderr')
     .addHelpText(
@@ -273,16 +310,24 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
     .action(
       run(async (o: WinrateCliOptions) => {
         const plan = winratePlan(o, process.argv.slice(2));
+        const cluster = clusterOptions(o);
+        if (cluster.printJob) {
+          const r = plan.rows[0]!;
+          const memoryMB = Math.max(r.phase1.budgets.maxMemoryMB, r.phase2.budgets.maxMemoryMB, r.prove?.spec.budgets.maxMemoryMB ?? 0);
+          out(clusterJob({ ...cluster.printJob, experiment: 'winrate', args: process.argv.slice(4), memoryMB, outDir: plan.dir }).trimEnd());
+          return;
+        }
         const workers = workersOption(o.workers);
         const note = notesAfterWorkers(workers);
         let res;
         try {
-          res = await runWinrate(plan, workers, o.progress !== false, note);
+          res = await runWinrate(plan, workers, o.progress !== false, note, cluster.task);
         } catch (e) {
           if (reportSolutionBug(e)) return;
           throw e;
         }
         if (!res) return;
+        if (cluster.task && cluster.task.index !== 1) return out(`task ${cluster.task.index}/${cluster.task.count}: done; task 1 writes the report in ${plan.dir}`);
         out(o.json ? res.json : `${res.text}\nfiles: ${res.files.join(', ')}`);
       }),
     );
