@@ -291,19 +291,25 @@ export function registerWinrate(experiment: Command): void {
       'after',
       examples(
         'limited experiment winrate --count 200 --sample 10 --long-nodes 20000000 --out-dir results/winrate-quick   # a few minutes on 2 cores',
-        'limited experiment winrate --count 10000 --sample 200 --out-dir results/winrate/book                    # the committed answer',
+        'limited experiment winrate --count 10000 --sample 40 --long-nodes 30000000 --target-width 2 --max-hours 1.8 --certificates --out-dir results/winrate/book   # 3 core-hours',
+        'limited experiment winrate --count 10000 --sample 40 --target-width 1 --max-hours 40 --out-dir results/winrate/book --print-job slurm --tasks 10 > job.sh   # a cluster job',
         'limited experiment winrate --rules second-deal=none --count 2000 --out-dir results/winrate/no-second-deal',
         'limited experiment winrate --spaces hold --count 2000 --out-dir results/winrate/spaces-hold',
       ) +
         `
 Phase 1 solves every deal with the portfolio preset at --max-nodes (phase1.csv, a batch). Phase 2
-solves a simple random sample of --sample of the deals phase 1 left undecided (each deal's
-priority is seedrandom of --seed and its number; the sample is the undecided deals of lowest
-priority) at the long budget (phase2.csv). The share won is estimated by two-phase sampling
-(Cochran, Sampling Techniques, 12.2), once with every deal still undecided counted as lost and
-once as won; the 95 % interval runs from the first's lower end to the second's upper end, so it
-holds whatever those deals are. winrate.md writes the method out. Both phases resume: run the
-same command again. 'limited experiment tactics' uses the same estimator for its solver rows.
+splits the deals it left undecided into strata by the cards phase 1 got home (--strata home) and
+solves a simple random sample of each (each deal's priority is seedrandom of --seed and its
+number; a stratum's sample is its undecided deals of lowest priority) at the long budget
+(phase2.csv): --sample deals, shared in proportion to the strata's sizes; with --target-width,
+more rounds where the interval narrows most per node, until it is that narrow or --max-sample or
+--max-hours is spent. The share won is estimated by stratified two-phase sampling (Cochran,
+Sampling Techniques, 12.2), once with every deal still undecided counted as lost and once as
+won; the 95 % interval runs from the first's lower end to the second's upper end, so it holds
+whatever those deals are. winrate.md writes the method out. Both phases resume: run the same
+command again. --task I/N runs it as one of N tasks of a cluster job that share the work;
+--print-job prints that job. 'limited experiment tactics' uses the same estimator for its
+solver rows.
 Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/143 interrupted.
 `,
     )
