@@ -311,17 +311,17 @@ describe('allocate: Neyman\'s allocation with costs, in whole deals', () => {
     // Stratum 1 all won (low variance), stratum 2 half won: stratum 2 takes most of the 10 more deals.
     const g = growAllocation(
       [
-        { size: 100, sample: Array.from({ length: 10 }, () => point(1)), seconds: Array<number>(10).fill(1) },
-        { size: 100, sample: Array.from({ length: 10 }, (_, i) => point(i % 2)), seconds: Array<number>(10).fill(1) },
+        { size: 100, sample: Array.from({ length: 10 }, () => point(1)), costs: Array<number>(10).fill(1) },
+        { size: 100, sample: Array.from({ length: 10 }, (_, i) => point(i % 2)), costs: Array<number>(10).fill(1) },
       ],
       'rate', Infinity, Infinity,
     );
     expect(g!.n[0]! + g!.n[1]!).toBe(Math.ceil(20 * GROWTH));
     expect(g!.n[1]! - 10).toBeGreaterThan(g!.n[0]! - 10);
-    expect(g!.seconds).toBe(10);
+    expect(g!.cost).toBe(10);
     // --max-sample, and a budget that buys nothing, stop it.
-    expect(growAllocation([{ size: 100, sample: [point(1), point(0)], seconds: [1, 1] }], 'rate', 2, Infinity)).toBeNull();
-    expect(growAllocation([{ size: 100, sample: [point(1), point(0)], seconds: [5, 5] }], 'rate', Infinity, 4)).toBeNull();
+    expect(growAllocation([{ size: 100, sample: [point(1), point(0)], costs: [1, 1] }], 'rate', 2, Infinity)).toBeNull();
+    expect(growAllocation([{ size: 100, sample: [point(1), point(0)], costs: [5, 5] }], 'rate', Infinity, 4)).toBeNull();
     expect(LEAST).toBe(2);
     expect(samplingVariance([], 'rate')).toBe(0.25);
     expect(samplingVariance([], 'difference')).toBe(1);
@@ -378,7 +378,7 @@ function stratifiedCoverage(worlds: number, seed: string, decide2: readonly numb
     for (;;) {
       if (e.ciHigh - e.ciLow <= target) break;
       const g = growAllocation(
-        live.map((x, i) => ({ size: x.b.length, sample: x.b.slice(0, n[i]), seconds: Array<number>(n[i]!).fill(shape[x.h]!.cost) })),
+        live.map((x, i) => ({ size: x.b.length, sample: x.b.slice(0, n[i]), costs: Array<number>(n[i]!).fill(shape[x.h]!.cost) })),
         'rate', max, Infinity,
       );
       if (!g) break;

@@ -201,15 +201,15 @@ describe('runEstimator, rows with implications', () => {
   });
 });
 
-/** A results file's rows by deal: verdict, best_home, limit and ms. */
-function rowsByDeal(file: string): Map<number, { verdict: string; home: number; limit: string; ms: number }> {
+/** A results file's rows by deal: verdict, best_home, limit, nodes and ms. */
+function rowsByDeal(file: string): Map<number, { verdict: string; home: number; limit: string; nodes: number; ms: number }> {
   const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
   const h = parseCsvLine(lines[0]!);
   const at = (c: string): number => h.indexOf(c);
-  const m = new Map<number, { verdict: string; home: number; limit: string; ms: number }>();
+  const m = new Map<number, { verdict: string; home: number; limit: string; nodes: number; ms: number }>();
   for (const l of lines.slice(1)) {
     const f = parseCsvLine(l);
-    m.set(Number(f[0]), { verdict: f[at('verdict')]!, home: Number(f[at('best_home')]), limit: f[at('limit')]!, ms: Number(f[at('ms')]) });
+    m.set(Number(f[0]), { verdict: f[at('verdict')]!, home: Number(f[at('best_home')]), limit: f[at('limit')]!, nodes: Number(f[at('nodes')]), ms: Number(f[at('ms')]) });
   }
   return m;
 }
@@ -274,7 +274,8 @@ describe('runEstimator, stratified phase 2 with a target width, against brute fo
     // Reading only (what a report of the files does) gives it too.
     expect((await runEstimator({ ...cfg, run: false })).lines[0]!.estimate).toEqual(e);
 
-    // The same rule over 150 seeds, phase 2 read from the truth (what it gives here): the
+    // The same rule over 150 seeds, phase 2 read from the truth (what it gives here; a deal's
+    // cost its nodes, as the estimator counts it, from phase 2's file or else the truth's): the
     // interval covers the share won of these 400 deals in at least 95 % of them, and for this
     // run's seed it draws the sample the run drew.
     const decided = moments([...p1.entries()].filter(([, f]) => f.verdict !== 'unknown').map(([, f]) => (f.verdict === 'won' ? 1 : 0)));
@@ -286,7 +287,7 @@ describe('runEstimator, stratified phase 2 with a target width, against brute fo
         stratified({ decided, strata: ranked.map((s, h) => ({ undecided: s.length, sample: s.slice(0, k[h]).map(point), label: strata[h]!.label })), kind: 'rate' });
       let est = estimate();
       while (est.ciHigh - est.ciLow > W) {
-        const g = growAllocation(ranked.map((s, h) => ({ size: s.length, sample: s.slice(0, k[h]).map(point), seconds: s.slice(0, k[h]).map((d) => v2.get(d)?.ms ?? truthRows.get(d)!.ms).map((x) => x / 1000) })), 'rate', 120, Infinity);
+        const g = growAllocation(ranked.map((s, h) => ({ size: s.length, sample: s.slice(0, k[h]).map(point), costs: s.slice(0, k[h]).map((d) => v2.get(d)?.nodes ?? truthRows.get(d)!.nodes) })), 'rate', 120, Infinity);
         if (!g) break;
         k = g.n;
         est = estimate();

@@ -335,37 +335,40 @@ export const GROWTH = 1.5;
 /** The least deals a stratum's sample has (or all it has): two give it a variance. */
 export const LEAST = 2;
 
-/** A stratum as the next round's allocation sees it: its size, its sample's bounds, and each sampled deal's solver seconds. */
+/**
+ * A stratum as the next round's allocation sees it: its size, its sample's bounds, and each
+ * sampled deal's cost (any unit, the budget's; the estimator counts nodes).
+ */
 export interface GrowthStratum {
   readonly size: number;
   readonly sample: readonly Bounds[];
-  readonly seconds: readonly number[];
+  readonly costs: readonly number[];
 }
 
 /**
  * The next round's allocation (null: it does not grow): the sample grows by GROWTH (at least a
  * deal; at most `maxSample` deals, or the undecided deals), each deal added where it narrows the
- * interval most per second (`allocate`): each stratum's standard deviation from its sample (the
- * larger of its two sides: still undecided deals counted as lost, and as won), and its deals'
- * mean solver time; a stratum with no sample has the prior variance and the estimate's mean
- * time. No deal is added past `budget` seconds.
+ * interval most per unit of cost (`allocate`): each stratum's standard deviation from its sample
+ * (the larger of its two sides: still undecided deals counted as lost, and as won), and its
+ * deals' mean cost; a stratum with no sample has the prior variance and the estimate's mean
+ * cost. No deal is added past `budget` (in the costs' unit).
  */
-export function growAllocation(strata: readonly GrowthStratum[], kind: 'rate' | 'difference', maxSample: number, budget: number): { n: number[]; seconds: number } | null {
+export function growAllocation(strata: readonly GrowthStratum[], kind: 'rate' | 'difference', maxSample: number, budget: number): { n: number[]; cost: number } | null {
   const total = strata.reduce((a, s) => a + s.sample.length, 0);
   const cap = Math.min(maxSample, strata.reduce((a, s) => a + s.size, 0));
   if (total >= cap) return null;
   const next = Math.min(cap, Math.max(total + 1, Math.ceil(total * GROWTH)));
-  const all = strata.flatMap((s) => s.seconds);
+  const all = strata.flatMap((s) => s.costs);
   const meanCost = all.length > 0 ? all.reduce((a, x) => a + x, 0) / all.length : 1;
   const input = strata.map((s) => ({
     size: s.size,
     sd: Math.sqrt(Math.max(samplingVariance(s.sample.map((b) => b.lo), kind), samplingVariance(s.sample.map((b) => b.hi), kind))),
-    cost: s.seconds.length > 0 ? s.seconds.reduce((a, x) => a + x, 0) / s.seconds.length : meanCost,
+    cost: s.costs.length > 0 ? s.costs.reduce((a, x) => a + x, 0) / s.costs.length : meanCost,
     n: s.sample.length,
   }));
   const n = allocate(input, next, LEAST, budget);
   if (n.every((x, h) => x === input[h]!.n)) return null;
-  return { n, seconds: n.reduce((a, x, h) => a + (x - input[h]!.n) * input[h]!.cost, 0) };
+  return { n, cost: n.reduce((a, x, h) => a + (x - input[h]!.n) * input[h]!.cost, 0) };
 }
 
 /**
@@ -635,12 +638,12 @@ export async function runEstimator(cfg: EstimatorConfig): Promise<EstimatorOutco
       if (e.ciHigh - e.ciLow <= cfg.targetWidth!) return;
       const strata = p.strata.map((s, h) => {
         const deals = s.deals.slice(0, p.n[h]);
-        return { size: s.deals.length, sample: deals.map((d) => table.bounds(p.t, d)), seconds: deals.map(cost) };
+        return { size: s.deals.length, sample: deals.map((d) => table.bounds(p.t, d)), costs: deals.map(cost) };
       });
       const g = growAllocation(strata, kindOf(p.t), cfg.maxSample ?? Infinity, budget);
       if (!g) return;
       // The estimates share the budget: each takes what its added deals are expected to cost.
-      budget -= g.seconds;
+      budget -= g.cost;
       p.n = g.n;
       grew = true;
     });
