@@ -12,7 +12,10 @@
 # task 1 likewise (a failed index), submits that index again on its own (`sbatch --array=1`,
 # with 2 CPUs: it must run shard 2 of 4, resume it, and take 2 workers), merges the four shard
 # files and compares them with one process's run of the same range: the same rows, all columns
-# but ms. KEEP=1 keeps the temporary directory (logs, results) for a look.
+# but ms. Then `experiment winrate` and `experiment tactics` run as the jobs `--print-job slurm`
+# prints (3 tasks sharing the work), each with one task cancelled as it works: the others take
+# its work, task 1 writes the report, and the estimates, rows and certificates are one
+# process's. KEEP=1 keeps the temporary directory (logs, results) for a look.
 set -euo pipefail
 
 COUNT="${COUNT:-40}"           # deals 1-COUNT
@@ -166,4 +169,62 @@ node "$CLI" merge "$T"/results/run.shard-*.csv --out "$T/merged.csv" >/dev/null 
 without_ms() { sed 's/,[^,]*$//' "$1"; } # ms is the last column
 diff <(without_ms "$T/reference.csv") <(without_ms "$T/merged.csv") >"$T/diff" || die "the merged shards differ from the one-process run: $(head "$T/diff")"
 [[ "$(rows "$T/merged.csv")" -eq "$COUNT" ]] || die "merged $(rows "$T/merged.csv") rows, not $COUNT"
-say "ok: the $SHARDS merged shards hold the one-process run's $COUNT rows (all columns but ms); $((SECONDS - start)) s in all"
+say "ok: the $SHARDS merged shards hold the one-process run's $COUNT rows (all columns but ms); $((SECONDS - start)) s so far"
+
+# --- experiment winrate and tactics as cluster jobs, a task cancelled in each --------------------
+# A small estimate with strata and rounds, and the tactics experiment's solver rows, each run by
+# one process and by the job --print-job slurm prints; the tasks look at each other's files
+# every 0.3 s (LIMITED_CLUSTER_POLL_MS, passed on by sbatch's --export=ALL).
+export LIMITED_CLUSTER_POLL_MS=300
+WR=(experiment winrate --size 1x8,4x3 --count 300 --max-nodes 20000 --sample 10 --long-nodes 300000 --target-width 14 --max-sample 40 --long-memory 256 --certificates)
+TA=(experiment tactics --size 1x8,4x3 --only solver --count 60 --solver-count 60 --max-nodes 3000 --sample 6 --long-nodes 100000 --long-memory 256)
+t=$SECONDS
+node "$CLI" "${WR[@]}" --workers 1 --no-progress --out-dir "$T/wr-one" >/dev/null 2>"$T/wr-one.err" || die "the one-process estimate failed: $(tail -3 "$T/wr-one.err")"
+node "$CLI" "${TA[@]}" --workers 1 --no-progress --out-dir "$T/ta-one" >/dev/null 2>"$T/ta-one.err" || die "the one-process tactics failed: $(tail -3 "$T/ta-one.err")"
+say "one process: the estimate and the tactics rows in $((SECONDS - t)) s"
+without_seconds() { node -e "const l=require('fs').readFileSync(process.argv[1],'utf8').split('\n'); const i=l[0].split(',').indexOf('seconds'); console.log(l.map((x)=>x.split(',').filter((_,k)=>k!==i).join(',')).join('\n'))" "$1"; }
+same_estimate() {
+  node -e "const [a,b]=process.argv.slice(1).map((f)=>JSON.parse(require('fs').readFileSync(f,'utf8'))); const r=(x)=>({...x.rounds,seconds:0});
+    process.exit(JSON.stringify(a.estimates)===JSON.stringify(b.estimates) && JSON.stringify(r(a))===JSON.stringify(r(b)) ? 0 : 1)" "$1" "$2"
+}
+# Runs the job the experiment prints (3 tasks of a CPU, two at a time on this node), cancels
+# array task K once FILE (its shard: it runs) has a row, and checks that the others finished the
+# work: task K CANCELLED, the others COMPLETED.
+cluster_run() {
+  local what="$1" k="$2" file="$3" job
+  shift 3
+  node "$CLI" "$@" --print-job slurm --tasks 3 --workers 1 >"$T/$what-job.sh" || die "--print-job slurm failed"
+  job="$(sbatch --parsable --output="$T/logs/%x-%A_%a.out" "$T/$what-job.sh")"
+  job="${job%%;*}"
+  wait_for "$what's task $k to save a row" has_rows "$file"
+  scancel "${job}_$k"
+  wait_for "array job $job to end" array_done "$job"
+  [[ "$(state "${job}_$k")" == CANCELLED ]] || die "$what's task $k is $(state "${job}_$k"), not CANCELLED"
+  local i
+  for i in 0 1 2; do
+    [[ $i == "$k" ]] && continue
+    [[ "$(state "${job}_$i")" == COMPLETED ]] || die "$what's task $i is $(state "${job}_$i"): $(tail -5 "$T/logs/limited-$what-${job}_$i.out")"
+  done
+  grep -q "limited: interrupted (SIGTERM)" "$T/logs/limited-$what-${job}_$k.out" || die "$what's task $k was not stopped by SIGTERM: $(tail -5 "$T/logs/limited-$what-${job}_$k.out")"
+  echo "$job"
+}
+t=$SECONDS
+wr="$(cluster_run winrate 1 "$T/wr/phase1.shard-2-of-3.csv" "${WR[@]}" --out-dir "$T/wr")"
+grep -q "is won with perfect information in" "$T/logs/limited-winrate-${wr}_0.out" || die "task 1 did not write the report: $(tail -5 "$T/logs/limited-winrate-${wr}_0.out")"
+same_estimate "$T/wr/winrate.json" "$T/wr-one/winrate.json" || die "the cluster's estimate differs from one process's: $(diff <(head -40 "$T/wr/winrate.json") <(head -40 "$T/wr-one/winrate.json"))"
+for f in phase1 phase2; do
+  diff <(without_ms "$T/wr/$f.csv") <(without_ms "$T/wr-one/$f.csv") >"$T/diff" || die "the cluster's $f.csv differs from one process's: $(head "$T/diff")"
+  cmp -s <(gzip -dc "$T/wr/$f.certs.gz") <(gzip -dc "$T/wr-one/$f.certs.gz") || die "the cluster's $f.certs.gz differs from one process's"
+done
+node "$CLI" verify-results "$T/wr" >"$T/verify.out" || die "verify-results failed on the cluster's files: $(grep -v '^ok' "$T/verify.out" | head)"
+# The cancelled task run again on its own finds the work done.
+again="$(sbatch --parsable --array=1 --output="$T/logs/%x-%A_%a.out" "$T/winrate-job.sh")"
+again="${again%%;*}"
+wait_for "array job $again to end" array_done "$again"
+[[ "$(state "${again}_1")" == COMPLETED ]] || die "task 2 run again is $(state "${again}_1")"
+say "experiment winrate, job $wr: 3 tasks, task 2 cancelled as it worked and its work taken by the others; the report, the estimate and every row and certificate are one process's; task 2 run again finds it done; $((SECONDS - t)) s"
+t=$SECONDS
+ta="$(cluster_run tactics 1 "$T/ta/solver-free.shard-2-of-3.csv" "${TA[@]}" --out-dir "$T/ta")"
+diff <(without_seconds "$T/ta/tactics.csv") <(without_seconds "$T/ta-one/tactics.csv") >"$T/diff" || die "the cluster's tactics.csv differs from one process's: $(head "$T/diff")"
+say "experiment tactics, job $ta: 3 tasks, task 2 cancelled as it worked; tactics.csv is one process's (but the seconds); $((SECONDS - t)) s"
+say "ok: batch shards, and experiment winrate and tactics as cluster jobs, equal one process's runs; $((SECONDS - start)) s in all"

@@ -13,7 +13,7 @@ import { MAIN, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 let dir = '';
 withTempDir('limited-dialect-', (d) => (dir = d));
 
-const COMMANDS = ['', 'solve', 'show', 'moves', 'verify', 'deal', 'batch', 'merge', 'bench', 'experiment tactics', 'experiment winrate', 'view', 'play', 'report', 'start'];
+const COMMANDS = ['', 'solve', 'show', 'moves', 'verify', 'verify-results', 'deal', 'batch', 'merge', 'bench', 'experiment tactics', 'experiment winrate', 'view', 'play', 'report', 'start'];
 
 /** A command's help: its examples (comments cut) and the long options it lists. */
 function helpOf(command: string): { examples: string[]; options: Set<string> } {
@@ -71,7 +71,7 @@ describe('help examples', () => {
     const quick = (line: string): boolean =>
       !/solvitaire|results\//.test(line) &&
       limitedCalls(line).length > 0 &&
-      limitedCalls(line).every(([sub, words]) => words.includes('1x5,4x3') || ['show', 'moves', 'deal', 'verify'].includes(sub));
+      limitedCalls(line).every(([sub, words]) => words.includes('1x5,4x3') || ['show', 'moves', 'deal', 'verify', 'verify-results'].includes(sub));
     const run = all.filter(([, line]) => quick(line));
     expect(run.length).toBeGreaterThan(20);
     const failed: string[] = [];

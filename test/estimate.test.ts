@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { type Bounds, moments, studentT975, twoPhase } from '../src/experiment/estimate.js';
+import { type Bounds, type Stratum, allocate, moments, samplingVariance, stratified, studentT975, twoPhase } from '../src/experiment/estimate.js';
+import { GROWTH, LEAST, firstAllocation, growAllocation } from '../src/experiment/winrate.js';
 import { wilsonHigh, wilsonLow } from '../src/batch/stats.js';
 
 describe('twoPhase: values worked by hand', () => {
@@ -211,5 +212,217 @@ describe('twoPhase: coverage where the truth is known (simulation)', () => {
       if (e.ciLow <= truth && truth <= e.ciHigh) covered++;
     }
     expect(covered / worlds).toBeGreaterThanOrEqual(0.94);
+  });
+});
+
+describe('stratified: values worked by hand', () => {
+  const decided = moments([...Array<number>(9).fill(1), 0, 0, 0]);
+  const point = (v: number): Bounds => ({ lo: v, hi: v });
+
+  it('with one stratum it is twoPhase, figure for figure', () => {
+    const cases: { undecided: number; sample: Bounds[]; kind: 'rate' | 'difference'; d: number[] }[] = [
+      { undecided: 8, sample: [1, 1, 0, 1].map(point), kind: 'rate', d: [1, 1, 0] },
+      { undecided: 8, sample: [point(1), { lo: 0, hi: 1 }, point(0)], kind: 'rate', d: [1, 0, 0, 1] },
+      { undecided: 6, sample: [-1, 0, -1, 0].map(point), kind: 'difference', d: [0, 0, -1, 0] },
+      { undecided: 3, sample: [point(1)], kind: 'rate', d: [1] },
+      { undecided: 5, sample: Array.from({ length: 5 }, () => ({ lo: 0, hi: 1 })), kind: 'rate', d: [1, 0] },
+    ];
+    for (const c of cases) {
+      const one = twoPhase({ decided: moments(c.d), undecided: c.undecided, sample: c.sample, kind: c.kind });
+      const { strata, ...rest } = stratified({ decided: moments(c.d), strata: [{ undecided: c.undecided, sample: c.sample }], kind: c.kind });
+      expect(rest).toEqual(one);
+      expect(strata).toHaveLength(1);
+    }
+  });
+
+  it('two strata: the point from each stratum\'s mean, the variance summed, t at Satterthwaite\'s degrees of freedom', () => {
+    // 30 deals: 12 decided (9 won), stratum A 8 undecided with the sample (1, 1, 1, 1), stratum B
+    // 10 undecided with (0, 0, 1, 0, 0). Ŷ = (9 + 8 * 1 + 10 * .2) / 30 = 19/30.
+    // s² = .4 * .1875 + .4 * (.75 - 19/30)² + 8/30 * (0 + (1 - 19/30)²) + 10/30 * (.2 + (.2 - 19/30)²) = .245556
+    // (B's variance .2 with n - 1). Agresti-Coull shares: A (4 + 1.920729) / 7.841459 = .755055,
+    // B (1 + 1.920729) / 8.841459 = .330345; terms A (8/30)² * .185 * (1/4 - 1/8) = .0016440,
+    // B (10/30)² * .221215 * (1/5 - 1/10) = .0024580. Satterthwaite: (.004102)² / (.001644²/3 +
+    // .002458²/4) = 6.978 degrees of freedom, read as 6 (the table's floor): t = 2.447.
+    // V = .245556 / 30 + .004102 * (2.447 / 1.959964)² = .014579; effective n 15.9285; Wilson
+    // there: .393431 .. .821420.
+    const strata: Stratum[] = [
+      { undecided: 8, sample: [1, 1, 1, 1].map(point), label: 'A' },
+      { undecided: 10, sample: [0, 0, 1, 0, 0].map(point), label: 'B' },
+    ];
+    const e = stratified({ decided, strata, kind: 'rate' });
+    expect(e.low).toBeCloseTo(19 / 30, 12);
+    expect(e.high).toBeCloseTo(19 / 30, 12);
+    expect(e.seLow).toBeCloseTo(Math.sqrt(0.014579019), 7);
+    expect(e.ciLow).toBeCloseTo(0.393431, 5);
+    expect(e.ciHigh).toBeCloseTo(0.82142, 5);
+    expect([e.deals, e.decided, e.undecided, e.sampled, e.stillUndecided]).toEqual([30, 12, 18, 9, 0]);
+    expect(e.strata).toEqual([
+      { label: 'A', undecided: 8, sampled: 4, stillUndecided: 0, meanLow: 1, meanHigh: 1 },
+      { label: 'B', undecided: 10, sampled: 5, stillUndecided: 0, meanLow: 0.2, meanHigh: 0.2 },
+    ]);
+  });
+
+  it('a stratum sampled whole adds no sampling term; a deal still undecided counts both ways in its own stratum', () => {
+    // Stratum B all sampled (5 of 5): only A's term is left, at A's 3 degrees of freedom.
+    const e = stratified({ decided, strata: [{ undecided: 8, sample: [1, 1, 1, 1].map(point) }, { undecided: 5, sample: [0, 0, 1, 0, 0].map(point) }], kind: 'rate' });
+    const N = 25;
+    const pt = (9 + 8 + 1) / N;
+    const spread = (12 / N) * (0.1875 + (0.75 - pt) ** 2) + (8 / N) * (1 - pt) ** 2 + (5 / N) * (0.2 + (0.2 - pt) ** 2);
+    const q = (4 + 1.920729) / 7.841459;
+    const vA = (8 / N) ** 2 * q * (1 - q) * (1 / 4 - 1 / 8);
+    expect(e.seLow ** 2).toBeCloseTo(spread / N + vA * (3.182 / 1.959964) ** 2, 6);
+    // One of A's deals still undecided: low counts it lost (A's mean 3/4), high won.
+    const u = stratified({ decided, strata: [{ undecided: 8, sample: [point(1), point(1), { lo: 0, hi: 1 }, point(1)] }, { undecided: 5, sample: [0, 0, 1, 0, 0].map(point) }], kind: 'rate' });
+    expect(u.low).toBeCloseTo((9 + 8 * 0.75 + 1) / N, 12);
+    expect(u.high).toBeCloseTo(pt, 12);
+    expect(u.stillUndecided).toBe(1);
+    expect(u.strata![0]!.meanLow).toBe(0.75);
+  });
+
+  it('refuses a stratum with undecided deals and no sample', () => {
+    expect(() => stratified({ decided, strata: [{ undecided: 3, sample: [point(1)] }, { undecided: 2, sample: [] }], kind: 'rate' })).toThrow(/no sample/);
+  });
+});
+
+describe('allocate: Neyman\'s allocation with costs, in whole deals', () => {
+  it('equal standard deviations and costs: in proportion to the strata\'s sizes, at least two each', () => {
+    expect(allocate([100, 300, 600].map((size) => ({ size, sd: 0.5, cost: 1, n: 0 })), 20)).toEqual([2, 6, 12]);
+    // A stratum of one deal takes it; the least is given even past the total.
+    expect(allocate([1, 50, 50].map((size) => ({ size, sd: 0.5, cost: 1, n: 0 })), 4)).toEqual([1, 2, 2]);
+  });
+
+  it('n_h in proportion to U_h S_h / sqrt(c_h)', () => {
+    // S 0.5 against 0.1: five times the deals; cost 4 against 1: half.
+    expect(allocate([{ size: 1000, sd: 0.5, cost: 1, n: 0 }, { size: 1000, sd: 0.1, cost: 1, n: 0 }], 60)).toEqual([50, 10]);
+    expect(allocate([{ size: 1000, sd: 0.5, cost: 4, n: 0 }, { size: 1000, sd: 0.5, cost: 1, n: 0 }], 60)).toEqual([20, 40]);
+  });
+
+  it('never takes deals away, fills a stratum no further than its size, and stops at the budget', () => {
+    expect(allocate([{ size: 100, sd: 0.1, cost: 1, n: 30 }, { size: 100, sd: 0.5, cost: 1, n: 2 }], 40)).toEqual([30, 10]);
+    expect(allocate([{ size: 3, sd: 0.5, cost: 1, n: 0 }, { size: 100, sd: 0.01, cost: 1, n: 0 }], 20)).toEqual([3, 17]);
+    // 10 seconds: the first deals cost 2 each (2 + 2), then 3 more.
+    expect(allocate([{ size: 100, sd: 0.5, cost: 2, n: 0 }, { size: 100, sd: 0.5, cost: 2, n: 0 }], 50, 2, 10)).toEqual([3, 2]);
+  });
+
+  it('the first round: proportional; the rounds after grow by half, where the variance per second is', () => {
+    expect(firstAllocation([400], 30, 'rate')).toEqual([30]);
+    expect(firstAllocation([10, 30], 20, 'rate')).toEqual([5, 15]);
+    const point = (v: number): Bounds => ({ lo: v, hi: v });
+    // Stratum 1 all won (low variance), stratum 2 half won: stratum 2 takes most of the 10 more deals.
+    const g = growAllocation(
+      [
+        { size: 100, sample: Array.from({ length: 10 }, () => point(1)), costs: Array<number>(10).fill(1) },
+        { size: 100, sample: Array.from({ length: 10 }, (_, i) => point(i % 2)), costs: Array<number>(10).fill(1) },
+      ],
+      'rate', Infinity, Infinity,
+    );
+    expect(g!.n[0]! + g!.n[1]!).toBe(Math.ceil(20 * GROWTH));
+    expect(g!.n[1]! - 10).toBeGreaterThan(g!.n[0]! - 10);
+    expect(g!.cost).toBe(10);
+    // --max-sample, and a budget that buys nothing, stop it.
+    expect(growAllocation([{ size: 100, sample: [point(1), point(0)], costs: [1, 1] }], 'rate', 2, Infinity)).toBeNull();
+    expect(growAllocation([{ size: 100, sample: [point(1), point(0)], costs: [5, 5] }], 'rate', Infinity, 4)).toBeNull();
+    expect(LEAST).toBe(2);
+    expect(samplingVariance([], 'rate')).toBe(0.25);
+    expect(samplingVariance([], 'difference')).toBe(1);
+  });
+});
+
+/**
+ * The whole procedure where the truth is known: strata of undecided deals unlike one another
+ * (as in book deals: those phase 1 got far with are mostly won, those it got nowhere with mostly
+ * lost, the middle mostly undecided at any budget), a first round of proportional allocation,
+ * then rounds that grow the sample where the variance per second is until the interval is at
+ * most `target` wide or the sample reaches `max`. The interval must cover the truth in at least
+ * 95 % of worlds less the simulation's error: the rounds' stopping rule looks at the data, and
+ * this checks that it does not cost the interval its coverage.
+ */
+function stratifiedCoverage(worlds: number, seed: string, decide2: readonly number[], target: number, max: number): { covered: number; meanWidth: number; meanSample: number } {
+  const rng = seedrandom(seed);
+  // Per stratum: share of the undecided deals, their win rate, the chance phase 2 decides one, its cost.
+  const shape = [
+    { share: 0.18, p: 0.2, cost: 20 },
+    { share: 0.37, p: 0.5, cost: 90 },
+    { share: 0.33, p: 0.75, cost: 70 },
+    { share: 0.12, p: 0.95, cost: 10 },
+  ];
+  const N = 2000;
+  const pDecided = 0.85; // phase 1 decides this share, won at 0.96
+  const truth = pDecided * 0.96 + (1 - pDecided) * shape.reduce((a, s) => a + s.share * s.p, 0);
+  let covered = 0;
+  let width = 0;
+  let sampled = 0;
+  for (let w = 0; w < worlds; w++) {
+    const decided: number[] = [];
+    const strata: number[][] = shape.map(() => []);
+    for (let i = 0; i < N; i++) {
+      if (rng() < pDecided) decided.push(rng() < 0.96 ? 1 : 0);
+      else {
+        let u = rng();
+        const h = shape.findIndex((s) => (u -= s.share) < 0);
+        const k = h < 0 ? shape.length - 1 : h;
+        strata[k]!.push(rng() < shape[k]!.p ? 1 : 0);
+      }
+    }
+    // Each stratum in a random order (the priority); phase 2's verdict on each, drawn once.
+    const bounds = strata.map((ys, h) => {
+      for (let i = ys.length - 1; i > 0; i--) {
+        const j = Math.floor(rng() * (i + 1));
+        [ys[i], ys[j]] = [ys[j]!, ys[i]!];
+      }
+      return ys.map((y): Bounds => (rng() < decide2[h]! ? { lo: y, hi: y } : { lo: 0, hi: 1 }));
+    });
+    const live = bounds.map((b, h) => ({ b, h })).filter((x) => x.b.length > 0);
+    let n = firstAllocation(live.map((x) => x.b.length), 30, 'rate');
+    let e = stratified({ decided: moments(decided), strata: live.map((x, i) => ({ undecided: x.b.length, sample: x.b.slice(0, n[i]) })), kind: 'rate' });
+    for (;;) {
+      if (e.ciHigh - e.ciLow <= target) break;
+      const g = growAllocation(
+        live.map((x, i) => ({ size: x.b.length, sample: x.b.slice(0, n[i]), costs: Array<number>(n[i]!).fill(shape[x.h]!.cost) })),
+        'rate', max, Infinity,
+      );
+      if (!g) break;
+      n = g.n;
+      e = stratified({ decided: moments(decided), strata: live.map((x, i) => ({ undecided: x.b.length, sample: x.b.slice(0, n[i]) })), kind: 'rate' });
+    }
+    if (e.ciLow <= truth && truth <= e.ciHigh) covered++;
+    width += e.ciHigh - e.ciLow;
+    sampled += e.sampled;
+  }
+  return { covered: covered / worlds, meanWidth: width / worlds, meanSample: sampled / worlds };
+}
+
+describe('stratified phase 2 with a target width: coverage where the truth is known (simulation)', () => {
+  it('phase 2 decides every sampled deal: the interval covers the truth in at least 94 worlds of 100 and stops near the target', () => {
+    const c = stratifiedCoverage(1500, 'strata all', [1, 1, 1, 1], 0.03, 250);
+    expect(c.covered).toBeGreaterThanOrEqual(0.94);
+    expect(c.meanWidth).toBeLessThan(0.034);
+    expect(c.meanSample).toBeGreaterThan(30);
+  });
+
+  it('phase 2 leaves the middle strata mostly undecided: wider, and covered at least as often', () => {
+    const c = stratifiedCoverage(1500, 'strata some', [0.6, 0.15, 0.4, 0.95], 0.03, 150);
+    expect(c.covered).toBeGreaterThanOrEqual(0.95);
+    // About (.37 * .85 + .33 * .6 + .18 * .4) * .15 = 9 points of deals stay undecided, counted both ways.
+    expect(c.meanWidth).toBeGreaterThan(0.08);
+  });
+
+  it('against one stratum on the same deals and sample size, strata that differ narrow the interval', () => {
+    const rng = seedrandom('narrower');
+    let one = 0;
+    let many = 0;
+    for (let w = 0; w < 300; w++) {
+      const a = Array.from({ length: 400 }, () => (rng() < 0.05 ? 1 : 0));
+      const b = Array.from({ length: 400 }, () => (rng() < 0.95 ? 1 : 0));
+      const point = (y: number): Bounds => ({ lo: y, hi: y });
+      const decided = moments(Array.from({ length: 2000 }, () => (rng() < 0.9 ? 1 : 0)));
+      // The same 40 deals: a simple random sample of the 800, against 20 of each stratum.
+      const mixed = [...a, ...b].map((y) => ({ y, r: rng() })).sort((x, z) => x.r - z.r).slice(0, 40).map((x) => point(x.y));
+      const e1 = twoPhase({ decided, undecided: 800, sample: mixed, kind: 'rate' });
+      const e2 = stratified({ decided, strata: [{ undecided: 400, sample: a.slice(0, 20).map(point) }, { undecided: 400, sample: b.slice(0, 20).map(point) }], kind: 'rate' });
+      one += e1.ciHigh - e1.ciLow;
+      many += e2.ciHigh - e2.ciLow;
+    }
+    expect(many).toBeLessThan(0.8 * one);
   });
 });

@@ -13,7 +13,8 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { BOOK, FULL_SIZE } from '../src/game/index.js';
 import { jobFromFlags } from '../src/cli/commands/batch.js';
-import { ROOT } from './cli-helpers.js';
+import { ROOT, runCli } from './cli-helpers.js';
+import { solveSpec } from '../src/batch/job.js';
 
 const MANIFEST = join(ROOT, 'deploy', 'k8s-indexed-job.yaml');
 
@@ -202,5 +203,79 @@ describe('deploy/k8s-indexed-job.yaml', () => {
     expect(broken((d) => (d.spec.template.spec.containers[0].resources.limits = { cpu: '8', memory: '4Gi' }))).toEqual([
       '8 workers x --max-memory 768 MiB + 512 MiB for Node = 6656 MiB > the 4096 MiB limit',
     ]);
+  });
+});
+
+/**
+ * An experiment's Indexed Job (`limited experiment winrate|tactics --print-job k8s`): the pods'
+ * workers and the most a worker's deal may take (the larger of phase 1's preset cap and
+ * --long-memory, 4096 MiB by default), with Node's share, within the memory limit; --tasks equal
+ * to completions; and the experiment's own options read back as it takes them.
+ */
+function experimentPlan(doc: Doc): { workers: number; capMiB: number; limitMiB: number; problems: string[] } {
+  const c = doc.spec.template.spec.containers[0];
+  const problems: string[] = [];
+  const opts: Record<string, string> = {};
+  for (const a of c.args.slice(2) as string[]) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new Error(`an argument not as --name=value: ${a}`);
+    opts[m[1]!] = m[2] ?? 'true';
+  }
+  const env = (c.env ?? []).find((e: Doc) => `$(${e.name})` === opts['workers']);
+  if (env?.valueFrom?.resourceFieldRef?.resource !== 'limits.cpu') problems.push(`--workers is not the CPU limit (${opts['workers']})`);
+  const workers = Math.ceil(quantity(c.resources.limits.cpu) / quantity(env?.valueFrom?.resourceFieldRef?.divisor ?? 1));
+  const phase1 = solveSpec('v1', BOOK, FULL_SIZE, { preset: 'portfolio', maxNodes: Number(opts['max-nodes'] ?? (c.args[1] === 'tactics' ? 100000 : 3000000)) }).budgets.maxMemoryMB;
+  const capMiB = Math.max(phase1, Number(opts['long-memory'] ?? 4096));
+  const limitMiB = quantity(c.resources.limits.memory) / 2 ** 20;
+  if (workers * capMiB + NODE_MIB > limitMiB) problems.push(`${workers} workers x ${capMiB} MiB + ${NODE_MIB} MiB for Node = ${workers * capMiB + NODE_MIB} MiB > the ${limitMiB} MiB limit`);
+  if (Number(opts['tasks']) !== doc.spec.completions) problems.push(`--tasks ${opts['tasks']} is not completions ${doc.spec.completions}`);
+  if (!String(opts['out-dir']).startsWith('/results/')) problems.push(`--out-dir ${opts['out-dir']} is not on the results volume`);
+  return { workers, capMiB, limitMiB, problems };
+}
+
+const experimentProblems = (doc: Doc): string[] => [
+  ...schemaErrors(doc).map((e) => `schema: ${e.instancePath} ${e.message}`),
+  ...unknownFields(doc).map((p) => `unknown field ${p}`),
+  ...jobRules(doc),
+  ...experimentPlan(doc).problems,
+];
+
+describe('experiments as Indexed Jobs (--print-job k8s), and deploy/k8s-winrate-book.yaml', () => {
+  const BOOK_JOB = join(ROOT, 'deploy', 'k8s-winrate-book.yaml');
+
+  it('the committed book estimate is what its command prints, and the API accepts it: schema, no unknown field, the Job rules, memory that fits', () => {
+    const text = readFileSync(BOOK_JOB, 'utf8');
+    const printedBy = /printed by:\n#\s+limited (experiment .*)$/m.exec(text)![1]!.split(' ');
+    const r = runCli(printedBy);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(text);
+    const docs = load(text);
+    expect(docs.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['batch/v1 Job']);
+    expect(experimentProblems(docs[0])).toEqual([]);
+    expect(experimentPlan(docs[0])).toEqual({ workers: 4, capMiB: 4096, limitMiB: 4 * 4096 + 512, problems: [] });
+    // The Slurm script beside it is its command's too.
+    const slurm = readFileSync(join(ROOT, 'deploy', 'slurm-winrate-book.sh'), 'utf8');
+    const s = runCli(/printed by:\n#\s+limited (experiment .*)$/m.exec(slurm)![1]!.split(' '));
+    expect(s.stdout).toBe(slurm);
+    expect(slurm).toMatch(/^#SBATCH --array=0-9$/m);
+    expect(slurm).toMatch(/--task="\$\(\(task \+ 1\)\)\/10"/);
+  });
+
+  it('experiment tactics and winrate print Jobs the API accepts for other sizes and memories; the check refuses one that does not fit', () => {
+    for (const args of [
+      ['experiment', 'tactics', '--count', '1000000', '--solver-count', '2000', '--out-dir', 'results/tactics', '--print-job', 'k8s', '--tasks', '25', '--workers', '2'],
+      ['experiment', 'winrate', '--spaces', 'hold', '--count', '2000', '--long-memory', '1024', '--out-dir', '/results/hold', '--print-job', 'k8s', '--tasks', '3', '--workers', '8'],
+    ]) {
+      const r = runCli(args);
+      expect(r.status, r.stderr).toBe(0);
+      const doc = load(r.stdout)[0];
+      expect(experimentProblems(doc), args.join(' ')).toEqual([]);
+      expect(doc.spec.completions).toBe(Number(args[args.indexOf('--tasks') + 1]));
+    }
+    const doc = load(readFileSync(BOOK_JOB, 'utf8'))[0];
+    doc.spec.template.spec.containers[0].resources.limits.memory = '8Gi';
+    expect(experimentProblems(doc)).toEqual(['4 workers x 4096 MiB + 512 MiB for Node = 16896 MiB > the 8192 MiB limit']);
+    doc.spec.completions = 9;
+    expect(experimentProblems(doc)).toContain('--tasks 10 is not completions 9');
   });
 });

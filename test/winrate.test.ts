@@ -13,9 +13,10 @@ import { type Rules, type Tactics, FULL_SIZE, NO_RESTRICTION, dealFromNumber, pa
 import { solveSpec } from '../src/batch/job.js';
 import { runBatch } from '../src/batch/run.js';
 import { readMeta } from '../src/batch/sidecar.js';
-import { moments, twoPhase } from '../src/experiment/estimate.js';
+import { type Bounds, moments, stratified, twoPhase } from '../src/experiment/estimate.js';
+import { parseCsvLine } from '../src/batch/csv.js';
 import { LOST as LOST_CODE, WON as WON_CODE } from '../src/experiment/implications.js';
-import { type EstimatorRow, priority, provePass, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
+import { type EstimatorRow, firstAllocation, growAllocation, homeStratum, priority, provePass, readVerdicts, runEstimator } from '../src/experiment/winrate.js';
 import { expectUsageError, resultRows, runCli, withTempDir } from './cli-helpers.js';
 import { referenceSolve } from './reference.js';
 
@@ -200,17 +201,124 @@ describe('runEstimator, rows with implications', () => {
   });
 });
 
+/** A results file's rows by deal: verdict, best_home, limit, nodes and ms. */
+function rowsByDeal(file: string): Map<number, { verdict: string; home: number; limit: string; nodes: number; ms: number }> {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const h = parseCsvLine(lines[0]!);
+  const at = (c: string): number => h.indexOf(c);
+  const m = new Map<number, { verdict: string; home: number; limit: string; nodes: number; ms: number }>();
+  for (const l of lines.slice(1)) {
+    const f = parseCsvLine(l);
+    m.set(Number(f[0]), { verdict: f[at('verdict')]!, home: Number(f[at('best_home')]), limit: f[at('limit')]!, nodes: Number(f[at('nodes')]), ms: Number(f[at('ms')]) });
+  }
+  return m;
+}
+
+describe('runEstimator, stratified phase 2 with a target width, against brute force', () => {
+  // A deck on which the portfolio decides every deal at 2,000,000 nodes (the truth), and 300
+  // nodes leave about 150 of 400 undecided, with best cards home from 2 to 23 of 24.
+  const SMALL = parseSize('1x6 5x3');
+  const book = parseRules('book');
+  const W = 0.12;
+
+  it('strata by best home, a sample that grows where the variance is until the width is reached; it covers the truth; it resumes; the same rule over many seeds covers the truth of the 400 deals', async () => {
+    const truthFile = join(dir, 'bf-truth.csv');
+    const range = { from: 1, count: 400 };
+    await runBatch({ spec: solveSpec('v1', book, SMALL, { preset: 'portfolio', maxNodes: 2_000_000 }), range, shard: null, out: truthFile, workers: 2, progress: false, command: 'test', note: quiet });
+    const truthRows = rowsByDeal(truthFile);
+    expect([...truthRows.values()].every((r) => r.verdict !== 'unknown')).toBe(true);
+    const truth = (d: number): number => (truthRows.get(d)!.verdict === 'won' ? 1 : 0);
+    const trueRate = [...truthRows.keys()].reduce((a, d) => a + truth(d), 0) / 400;
+
+    const r = row('bf', book, NO_RESTRICTION, 400, 300, 2_000_000, undefined, SMALL);
+    const cfg = { rows: [r], sample: 12, seed: 'bf', strata: 'home' as const, targetWidth: W, maxSample: 120, workers: 2, progress: false, command: 'test', note: quiet, label: 'test' };
+    const res = await runEstimator(cfg);
+    expect(res.status).toBe('done');
+    const e = res.lines[0]!.estimate;
+    expect(res.phase2!.rounds).toBeGreaterThan(1);
+    expect(res.phase2!.stopped).toBe('width');
+    expect(e.ciHigh - e.ciLow).toBeLessThanOrEqual(W);
+    expect(e.ciLow).toBeLessThanOrEqual(trueRate);
+    expect(e.ciHigh).toBeGreaterThanOrEqual(trueRate);
+
+    // The strata, drawn again from phase 1's rows: each stratum's sample is its first n_h
+    // deals by priority, at least 2 (or all it has); phase 2's file holds exactly their union,
+    // and its verdicts are the truth.
+    const p1 = rowsByDeal(r.file1);
+    const groups = new Map<number, { label: string; deals: number[] }>();
+    for (const [d, f] of p1) {
+      if (f.verdict !== 'unknown') continue;
+      const s = homeStratum(f.home, f.limit, 24);
+      if (!groups.has(s.key)) groups.set(s.key, { label: s.label, deals: [] });
+      groups.get(s.key)!.deals.push(d);
+    }
+    const strata = [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => ({ label: g.label, deals: g.deals.sort((a, b) => priority('bf', a) - priority('bf', b)) }));
+    expect(strata.map((s) => s.label)).toEqual(e.strata!.map((s) => s.label));
+    expect(strata.length).toBeGreaterThanOrEqual(3);
+    const n = e.strata!.map((s) => s.sampled);
+    strata.forEach((s, h) => expect(n[h]).toBeGreaterThanOrEqual(Math.min(2, s.deals.length)));
+    const sample = strata.flatMap((s, h) => s.deals.slice(0, n[h])).sort((a, b) => a - b);
+    expect(readMeta(r.file2)!.deals).toEqual(sample);
+    const v2 = rowsByDeal(r.file2);
+    for (const d of sample) expect(v2.get(d)!.verdict, `deal ${d}`).toBe(truthRows.get(d)!.verdict);
+    // The sample grew past the first round's 12 deals, and stopped short of --max-sample.
+    expect(e.sampled).toBeGreaterThan(12);
+    expect(e.sampled).toBeLessThan(120);
+
+    // Run again: every round is replayed from the files, nothing is solved, the same estimate.
+    const sessions = readMeta(r.file2)!.sessions.length;
+    const again = await runEstimator(cfg);
+    expect(again.lines[0]!.estimate).toEqual(e);
+    expect(again.phase2).toEqual(res.phase2);
+    expect(readMeta(r.file2)!.sessions.length).toBe(sessions);
+    // Reading only (what a report of the files does) gives it too.
+    expect((await runEstimator({ ...cfg, run: false })).lines[0]!.estimate).toEqual(e);
+
+    // The same rule over 150 seeds, phase 2 read from the truth (what it gives here; a deal's
+    // cost its nodes, as the estimator counts it, from phase 2's file or else the truth's): the
+    // interval covers the share won of these 400 deals in at least 95 % of them, and for this
+    // run's seed it draws the sample the run drew.
+    const decided = moments([...p1.entries()].filter(([, f]) => f.verdict !== 'unknown').map(([, f]) => (f.verdict === 'won' ? 1 : 0)));
+    const point = (d: number): Bounds => ({ lo: truth(d), hi: truth(d) });
+    const rule = (seed: string): { e: ReturnType<typeof stratified>; n: number[] } => {
+      const ranked = strata.map((s) => [...s.deals].sort((a, b) => priority(seed, a) - priority(seed, b) || a - b));
+      let k = firstAllocation(ranked.map((s) => s.length), 12, 'rate');
+      const estimate = (): ReturnType<typeof stratified> =>
+        stratified({ decided, strata: ranked.map((s, h) => ({ undecided: s.length, sample: s.slice(0, k[h]).map(point), label: strata[h]!.label })), kind: 'rate' });
+      let est = estimate();
+      while (est.ciHigh - est.ciLow > W) {
+        const g = growAllocation(ranked.map((s, h) => ({ size: s.length, sample: s.slice(0, k[h]).map(point), costs: s.slice(0, k[h]).map((d) => v2.get(d)?.nodes ?? truthRows.get(d)!.nodes) })), 'rate', 120, Infinity);
+        if (!g) break;
+        k = g.n;
+        est = estimate();
+      }
+      return { e: est, n: k };
+    };
+    expect(rule('bf').n).toEqual(n);
+    let covered = 0;
+    for (let i = 0; i < 150; i++) {
+      const x = rule(`seed ${i}`).e;
+      if (x.ciLow <= trueRate && trueRate <= x.ciHigh) covered++;
+    }
+    expect(covered / 150).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
 describe('limited experiment winrate', () => {
   it('a small run: the headline, the files, --json, and a second run that resumes', () => {
     const out = join(dir, 'cli');
     const args = ['experiment', 'winrate', '--size', '1x8,4x3', '--count', '120', '--max-nodes', '300', '--sample', '10', '--long-nodes', '200000', '--workers', '2', '--out-dir', out, '--no-progress'];
     const r = runCli(args);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^Limited \(book rules, size 1x8 4x3\) is won with perfect play in \d+\.\d-\d+\.\d % of deals \(95 % interval; 120 deals, \d+\.\d % still undecided/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^Limited \(book rules, size 1x8 4x3\) is won with perfect information in \d+\.\d-\d+\.\d % of deals \(95 % interval; 120 deals, \d+\.\d % still undecided/);
     for (const f of ['winrate.md', 'winrate.json', 'phase1.csv', 'phase1.meta.json', 'phase2.csv', 'phase2.meta.json']) expect(existsSync(join(out, f)), f).toBe(true);
     const md = readFileSync(join(out, 'winrate.md'), 'utf8');
     expect(md).toMatch(/## Method/);
     expect(md).toMatch(/Cochran/);
+    // Strata by best home (the default): a table of them, and the round that drew the sample.
+    expect(md).toMatch(/## Strata of phase 2/);
+    expect(md).toMatch(/\| \*\*book\*\* \| best home /);
+    expect(md).toMatch(/- phase 2: 1 round, .* stopped: one round \(no target width\)/);
     const j = runCli([...args, '--json']);
     expect(j.status, j.stderr).toBe(0);
     const doc = JSON.parse(j.stdout) as { format: string; estimates: { estimate: { deals: number; sampled: number } }[] };
@@ -245,6 +353,12 @@ describe('limited experiment winrate', () => {
     expectUsageError(runCli(['experiment', 'winrate', '--pairing', 'sometimes']), /pairing/);
     expectUsageError(runCli(['experiment', 'winrate', '--long-seconds', '-1']), /--long-seconds/);
     expectUsageError(runCli(['experiment', 'winrate', '--bogus']), /unknown option/);
+    expectUsageError(runCli(['experiment', 'winrate', '--strata', 'cards']), /--strata must be none or home, not 'cards'/);
+    expectUsageError(runCli(['experiment', 'winrate', '--target-width', '2']), /--target-width needs a budget/);
+    expectUsageError(runCli(['experiment', 'winrate', '--target-width', '0', '--max-sample', '50']), /--target-width must be/);
+    expectUsageError(runCli(['experiment', 'winrate', '--max-sample', '50']), /--max-sample bounds how far --target-width grows the sample/);
+    expectUsageError(runCli(['experiment', 'winrate', '--target-width', '2', '--max-sample', '20', '--sample', '30']), /--max-sample 20 is smaller than the first round's --sample 30/);
+    expectUsageError(runCli(['experiment', 'tactics', '--max-hours', '1']), /--max-hours bounds how far --target-width grows/);
   });
 
   it('--help names the method and an example that runs in minutes', () => {

@@ -12,6 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
 import { fileError, writeAtomic, writeFully } from '../util/fileio.js';
 import { metaPath, summaryPath, tmpPath } from './names.js';
+import { certsGzPath, certsPath } from './certs.js';
 
 /** CSV text of records (csv-stringify), each ending with a newline. */
 export function csvText(records: readonly (readonly (string | number)[])[]): string {
@@ -156,9 +157,9 @@ export function appendDurable(file: string, text: string, size: number): number 
   }
 }
 
-/** Removes a results file and its sidecars (for a fresh start). */
+/** Removes a results file and its sidecars and certificates (for a fresh start). */
 export function removeResults(csv: string): void {
-  for (const f of [csv, metaPath(csv), summaryPath(csv)]) {
+  for (const f of [csv, metaPath(csv), summaryPath(csv), certsPath(csv), certsGzPath(csv)]) {
     try {
       unlinkSync(f);
     } catch (e) {

@@ -22,6 +22,7 @@ import {
   pysolDeal, sizeEqual,
 } from '../game/index.js';
 import { type Budgets, type SolveRequest, type SolveResult, Solver, checkRequest, requestBudgets, solveOutcome, solveRequest } from '../solver/index.js';
+import { formatMoveBare } from '../game/notation.js';
 import { type Tactics, NO_RESTRICTION, isRestricted } from '../game/tactics.js';
 import { type PileMemory, type PlayEnd, Driver, SamplingPlayer, createPlayer } from '../play/index.js';
 
@@ -95,6 +96,11 @@ export interface DealOutcome {
   readonly play?: PlayDetails;
   /** Kinds with variants only: one outcome per variant, in the spec's order (a row each). */
   readonly variants?: readonly DealOutcome[];
+  /**
+   * The solver's decided deals: what proves the verdict, as certs.ts writes it after the deal
+   * number and verdict (a won deal's moves without their cards; `locks` or `search` for a loss).
+   */
+  readonly certificate?: () => string;
 }
 
 export interface JobKind {
@@ -122,6 +128,9 @@ export function dealOutcome(r: SolveResult): DealOutcome {
     solutionLength: o.moves ? o.moves.length : 0,
     bestHome: o.bestHome,
     ms: o.seconds * 1000,
+    // Made only when asked for (a function): most batches keep no certificates.
+    ...(o.verdict === 'won' && o.moves ? { certificate: () => o.moves!.map(formatMoveBare).join(' ') } : {}),
+    ...(o.verdict === 'unsolvable' ? { certificate: () => o.proof ?? 'search' } : {}),
   };
 }
 

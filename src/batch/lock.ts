@@ -65,6 +65,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The lock is held by a live run: the file is being written (a cluster's task then takes other work). */
+export class LockHeldError extends UserError {}
+
 export interface Lock {
   /** Throws a UserError when the lock is no longer this run's (taken over, or removed). */
   check(): void;
@@ -126,7 +129,7 @@ export function takeLock(csv: string): Lock {
     const found = readLock(file);
     if (!found) continue; // released meanwhile
     const live = liveHolder(csv, file, found, me);
-    if (live) throw new UserError(live);
+    if (live) throw new LockHeldError(live);
     stealStale(file, found.text, token);
   }
   let lost: string | null = null;

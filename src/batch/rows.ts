@@ -206,6 +206,8 @@ export interface RowFields {
   /** The limit that ran out for an unknown row ('' otherwise, and for a player's rows). */
   readonly limit: string;
   readonly nodes: number;
+  /** Most cards home in any position searched (a player's rows: cards home at the end). */
+  readonly bestHome: number;
   readonly ms: number;
 }
 
@@ -227,6 +229,7 @@ export function rowCodec(spec: JobSpec): RowCodec {
   const jobTexts = jobValues.map((v) => (v === null ? null : String(v)));
   const at = (name: string): number => columns.indexOf(name as Column['name']);
   const [d, v, l, n, m] = [at('deal'), at('verdict'), at('limit'), at('nodes'), at('ms')];
+  const home = spec.kind === 'play' ? at('home') : at('best_home');
   const agreement = spec.kind === 'play' ? playAgreement : solveAgreement;
   return {
     columns,
@@ -254,7 +257,7 @@ export function rowCodec(spec: JobSpec): RowCodec {
       }
       const why = agreement((name) => f[at(name)]!, cards);
       if (why) throw new UserError(`${where}: ${why}`);
-      return { deal: Number(f[d]), verdict: f[v]!, limit: l < 0 ? '' : f[l]!, nodes: Number(f[n]), ms: Number(f[m]) };
+      return { deal: Number(f[d]), verdict: f[v]!, limit: l < 0 ? '' : f[l]!, nodes: Number(f[n]), bestHome: Number(f[home]), ms: Number(f[m]) };
     },
   };
 }
@@ -316,11 +319,11 @@ export function rowFields(rf: ResultsFile, spec: JobSpec): RowFields[] {
 /**
  * Streams the rows of a results file of `range` made by `spec`, each checked (the header, every
  * field, the deal within the range and only once): `onRow` gets the deal's index in the range,
- * its verdict and its line. Returns the rows read. A missing file is a UserError.
+ * its verdict and its line (and all its fields). Returns the rows read. A missing file is a UserError.
  */
 export async function forEachRow(
   file: string, spec: JobSpec, range: DealRange, seen: Uint8Array,
-  onRow: (index: number, verdict: string, lineNo: number, deal: number) => void,
+  onRow: (index: number, verdict: string, lineNo: number, deal: number, fields: RowFields) => void,
 ): Promise<number> {
   const codec = rowCodec(spec);
   let count = 0;
@@ -335,12 +338,13 @@ export async function forEachRow(
         continue;
       }
       if (line === '') continue;
-      const { deal, verdict } = codec.decode(line, lineNo, file);
+      const fields = codec.decode(line, lineNo, file);
+      const { deal, verdict } = fields;
       const i = deal - range.from;
       if (!(i >= 0 && i < range.count)) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is not among the deals ${formatRange(range)}`);
       if (seen[i] !== 0) throw new UserError(`${file}, line ${lineNo}: deal ${deal} is in the file twice`);
       seen[i] = 1;
-      onRow(i, verdict, lineNo, deal);
+      onRow(i, verdict, lineNo, deal, fields);
       count++;
     }
   } catch (e) {

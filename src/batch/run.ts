@@ -18,11 +18,12 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
 import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
+import { appendCerts, certsGzPath, certsPath, finishCerts, hasCerts } from './certs.js';
 import { FileError, checkWritable } from '../util/fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
@@ -35,6 +36,8 @@ import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange,
 import { addCount, emptyCounts, summarize } from './stats.js';
 import { onStop } from '../util/stop.js';
 import { type ChunkResult, type ChunkTask } from './worker.js';
+
+const hasCertsGz = (out: string): boolean => existsSync(certsGzPath(out));
 
 /** The most worker threads and the most deals in a chunk a run takes (`--workers`, `--chunk`, the library's options). */
 export const MAX_WORKERS = 1024;
@@ -69,6 +72,8 @@ export interface BatchConfig {
    * the win-rate estimator draws): the file is complete when it holds them all. Not with a shard.
    */
   readonly deals?: readonly number[];
+  /** Keep a certificate of each decided deal, FILE.certs.gz (certs.ts). */
+  readonly certificates?: boolean;
   /** Where the shard came from (`--shard`, `Slurm array task 7`), for messages. */
   readonly shardFrom?: string;
   /** Notes for the user (stderr). */
@@ -200,6 +205,14 @@ export function refuseForeign(out: string, header: string): void {
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
 }
 
+/** A results file's decided deals and their verdicts (what its certificates must cover). */
+function decidedOf(out: string, spec: JobSpec): Map<number, string> {
+  const rf = loadResults(out, false);
+  const m = new Map<number, string>();
+  for (const f of rf ? rowFields(rf, spec) : []) if (f.verdict === 'won' || f.verdict === 'unsolvable') m.set(f.deal, f.verdict);
+  return m;
+}
+
 /** A deal list must be increasing, within the range, and not sharded (an internal error: the estimator makes the lists). */
 function checkDealList(deals: readonly number[], part: DealRange, shard: Shard | null): void {
   if (shard) throw new Error('internal: a batch of a deal list is not sharded');
@@ -292,6 +305,13 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       if (!done.add(f.deal)) throw new UserError(`${out}, line ${line}: deal ${f.deal} is in the file twice`);
       addCount(counts, f.verdict, f.limit);
     });
+    // A file keeps certificates of all its decided rows or of none.
+    if (done.size > 0 && done.size < total && hasCerts(out) !== (cfg.certificates === true))
+      throw new UserError(
+        cfg.certificates
+          ? `'${out}' was begun without certificates: its ${done.size} rows have none; choose another --out for a run with --certificates (or --force to start it over)`
+          : `'${out}' keeps certificates of its rows (${hasCertsGz(out) ? certsGzPath(out) : certsPath(out)}): give --certificates to resume it`,
+      );
     if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);
     if (done.size > 0)
       note(`limited: resuming ${out}: ${done.size} of ${total} deals already done${done.size === total ? ' (all of them)' : ''}`);
@@ -389,6 +409,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
             lock.check();
+            // The certificates first: a row is never on the disk without its own.
+            if (cfg.certificates && res.certs) {
+              const these = new Set(rows.map((r) => r[0]));
+              appendCerts(out, res.certs.filter((l) => these.has(Number(l.slice(0, l.indexOf(' '))))));
+            }
             size = appendDurable(out, text(rows), size);
             for (const r of rows) {
               done.add(r[0]);
@@ -408,7 +433,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
               break;
             }
             inFlight++;
-            const task: ChunkTask = { spec: cfg.spec, deals: next.value };
+            const task: ChunkTask = { spec: cfg.spec, deals: next.value, ...(cfg.certificates ? { certificates: true } : {}) };
             pool.run(task).then(
               (res: ChunkResult) => {
                 inFlight--;
@@ -440,6 +465,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   }
 
   if (idle) {
+    // A run stopped between sorting the rows and writing the certificates' final file.
+    if (cfg.certificates && existsSync(certsPath(out))) finishCerts(out, decidedOf(out, current.job));
     const summary = summaryOf(out, current, true);
     writeSummary(out, summary);
     return { status: 'done', summary, resumed, doneHere };
@@ -481,6 +508,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     lock.check();
     if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
     rewriteSorted(out, rf.header, rf.lines);
+    if (cfg.certificates) finishCerts(out, decidedOf(out, current.job));
   } catch (e) {
     failed(e, `all ${total} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
   }

@@ -11,6 +11,8 @@ export interface ChunkTask {
   readonly deals: readonly number[];
   /** The file URL of the module that exports the spec's kind as JOB_KIND, for a kind defined above src/batch (`loadJobKind`). */
   readonly kindModule?: string;
+  /** Send back each decided deal's certificate line (certs.ts). */
+  readonly certificates?: boolean;
 }
 
 export interface ChunkResult {
@@ -18,11 +20,14 @@ export interface ChunkResult {
   readonly rows: CompactRow[];
   /** A deal that failed (e.g. a solution that does not verify: a solver bug); the deals after it were not done. */
   readonly error?: { readonly deal: number; readonly name: string; readonly message: string };
+  /** With `certificates`: a line (with its newline) a decided deal of `rows`, `DEAL VERDICT CERTIFICATE`. */
+  readonly certs?: string[];
 }
 
-let current: { key: string; handle: (n: number, rows: CompactRow[]) => void } | null = null;
+type Handle = (n: number, rows: CompactRow[], certs: string[] | null) => void;
+let current: { key: string; handle: Handle } | null = null;
 
-async function handlerFor(spec: JobSpec, kindModule: string | undefined): Promise<(n: number, rows: CompactRow[]) => void> {
+async function handlerFor(spec: JobSpec, kindModule: string | undefined): Promise<Handle> {
   const key = JSON.stringify([spec, kindModule]);
   if (current?.key !== key) {
     current = null;
@@ -33,10 +38,11 @@ async function handlerFor(spec: JobSpec, kindModule: string | undefined): Promis
     const run = kind.create(spec);
     current = {
       key,
-      handle: (n, rows) => {
+      handle: (n, rows, certs) => {
         const o = run(deal(n), rules, n);
         if (o.variants) rows.push(...o.variants.map((v, i) => compactRow(n, v, i)));
         else rows.push(compactRow(n, o));
+        if (certs && o.certificate) certs.push(`${n} ${o.verdict} ${o.certificate()}\n`);
       },
     };
   }
@@ -46,15 +52,16 @@ async function handlerFor(spec: JobSpec, kindModule: string | undefined): Promis
 export async function runChunk(task: ChunkTask): Promise<ChunkResult> {
   const handle = await handlerFor(task.spec, task.kindModule);
   const rows: CompactRow[] = [];
+  const certs = task.certificates ? [] : null;
   for (const n of task.deals) {
     try {
-      handle(n, rows);
+      handle(n, rows, certs);
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      return { rows, error: { deal: n, name: err.name, message: err.message } };
+      return { rows, error: { deal: n, name: err.name, message: err.message }, ...(certs ? { certs } : {}) };
     }
   }
-  return { rows };
+  return { rows, ...(certs ? { certs } : {}) };
 }
 
 export default runChunk;

@@ -20,6 +20,7 @@ import { registerShow } from './commands/show.js';
 import { registerStart } from './commands/start.js';
 import { registerSolve } from './commands/solve.js';
 import { registerVerify } from './commands/verify.js';
+import { registerVerifyResults } from './commands/verify-results.js';
 import { registerPlay, registerView } from './commands/view.js';
 
 /** The commands that stop cleanly on SIGINT and SIGTERM, from their first moment (src/util/stop.ts). */
@@ -27,7 +28,7 @@ const STOPPABLE = new Set(['batch', 'start', 'experiment', 'bench']);
 
 /** The commands, in the order `limited --help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
-  registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerSolve, registerBatch, registerMerge, registerBench,
+  registerStart, registerDeal, registerShow, registerMoves, registerVerify, registerVerifyResults, registerSolve, registerBatch, registerMerge, registerBench,
   registerExperiment, registerHint, registerView, registerPlay, registerReport,
 ];
 

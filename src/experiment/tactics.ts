@@ -21,7 +21,8 @@ import { type ExperimentRow, type MatrixOptions, SOLVER_PRESET, selectRows, tact
 import { type TacticsLine, tacticsCsv, tacticsLine, tacticsMarkdown } from './tactics-report.js';
 import { wallTime } from '../util/duration.js';
 import { type Outcomes, type RowState, metaSeconds, readRow, rowState } from './summary.js';
-import { type EstimateLine, type EstimatorRow, provePass, runEstimator } from './winrate.js';
+import { type EstimateLine, type EstimatorRow, type StrataKind, provePass, runEstimator } from './winrate.js';
+import { type ClusterTask, type SharedJob, isComplete, mergeOnce, shardFile, shareJobs } from './cluster.js';
 import { solveSpec } from '../batch/job.js';
 import { NO_RESTRICTION, UserError, parseRules, parseSize } from '../game/index.js';
 
@@ -35,6 +36,11 @@ export interface Phase2Options {
   /** The prover's pass: the sampled deals the long budget leaves unknown, at this node budget (none: no pass). */
   readonly proveNodes?: number;
   readonly seed: string;
+  /** The strata of phase 2, and how its sample grows (winrate.ts EstimatorConfig). */
+  readonly strata?: StrataKind;
+  readonly targetWidth?: number;
+  readonly maxSample?: number;
+  readonly maxSeconds?: number;
 }
 
 export interface TacticsConfig extends MatrixOptions {
@@ -52,6 +58,8 @@ export interface TacticsConfig extends MatrixOptions {
   readonly command: string;
   /** Messages for the user (stderr). */
   readonly note?: (text: string) => void;
+  /** This process is a task of a cluster job (cluster.ts): rows in shards, phase 2 a deal at a time; task 1 writes the summary. */
+  readonly cluster?: ClusterTask;
 }
 
 export interface TacticsOutcome {
@@ -110,6 +118,11 @@ async function estimateSolverRows(
   const res = await runEstimator({
     rows, sample, seed: cfg.phase2?.seed ?? 'winrate', workers: cfg.workers, progress: cfg.progress, command: cfg.command, note,
     label: 'experiment tactics', run: chosenSolver && sample > 0,
+    ...(cfg.phase2?.strata !== undefined ? { strata: cfg.phase2.strata } : {}),
+    ...(cfg.phase2?.targetWidth !== undefined ? { targetWidth: cfg.phase2.targetWidth } : {}),
+    ...(cfg.phase2?.maxSample !== undefined ? { maxSample: cfg.phase2.maxSample } : {}),
+    ...(cfg.phase2?.maxSeconds !== undefined ? { maxSeconds: cfg.phase2.maxSeconds } : {}),
+    ...(cfg.cluster ? { cluster: cfg.cluster } : {}),
   });
   return res;
 }
@@ -175,6 +188,21 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
     }
     if (state === 'noFile') note(`experiment tactics: ${tag}: ${file} is not there (only its sidecar): running the row from the start`);
     if (state === 'other') note(`experiment tactics: ${tag}: ${file} was made with other options: running the row again from the start (--force)`);
+    const task = cfg.cluster;
+    if (task) {
+      // Shards of the row, this task's first, shared with the other tasks; then merged into the row's file.
+      if (isComplete(file)) continue;
+      note(`experiment tactics: ${tag}: ${describe(row)} in ${task.count} shards (task ${task.index}/${task.count}, ${task.from}) -> ${shardFile(file, { index: task.index, count: task.count })}`);
+      const jobs = Array.from({ length: task.count }, (_, k): SharedJob => {
+        const shard = { index: k + 1, count: task.count };
+        const out = shardFile(file, shard);
+        return { file: out, run: () => runBatch({ spec: row.spec, range: row.range, shard, out, workers: cfg.workers, progress: cfg.progress, label: tag, command: cfg.command, note }) };
+      });
+      const o = await shareJobs(jobs, task, 1);
+      if (o.status === 'interrupted') return { status: 'interrupted', signal: o.signal, lines: [], missing: [], files: [] };
+      await mergeOnce(file, task.count, cfg.command, task);
+      continue;
+    }
     note(`experiment tactics: ${tag}: ${describe(row)} -> ${file}`);
     const res = await runBatch({
       spec: row.spec,
@@ -200,6 +228,8 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
   const est = await estimateSolverRows(cfg, matrix, chosenSolver, note);
   if (est.status === 'interrupted') return { status: 'interrupted', signal: est.signal!, lines: [], missing: [], files: [] };
   const { lines, missing } = await summarizeRows(cfg.dir, matrix, est.lines);
+  // Of a cluster's tasks, task 1 alone writes the summary.
+  if (cfg.cluster && cfg.cluster.index !== 1) return { status: 'done', lines, missing, files: [] };
   const m = machine();
   const commit = gitCommit();
   const rowCommits = new Set<string>();

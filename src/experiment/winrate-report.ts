@@ -5,7 +5,7 @@
  */
 import { type Meta, readMeta } from '../batch/sidecar.js';
 import { formatRange } from '../batch/range.js';
-import { type EstimateLine, type EstimatorRow } from './winrate.js';
+import { type EstimateLine, type EstimatorRow, type Phase2Report } from './winrate.js';
 
 const pc = (x: number): string => `${(100 * x).toFixed(1)} %`;
 const pp = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
@@ -18,13 +18,14 @@ export function intervalText(l: EstimateLine): string {
 }
 
 /**
- * The answer in a sentence a newcomer reads: `Limited (book rules) is won with perfect play in
- * 84.1-87.9 % of deals (95 % interval; 2000 deals, 3.2 % still undecided; ...)`.
+ * The answer in a sentence a newcomer reads: `Limited (book rules) is won with perfect
+ * information in 84.1-87.9 % of deals (95 % interval; 2000 deals, 3.2 % still undecided; ...)`.
+ * Perfect information, not perfect play: the solver sees the stock, which a player does not.
  */
 export function headline(l: EstimateLine, game: string, more = 'results/README.md has the full answer'): string {
   const e = l.estimate;
   return (
-    `Limited (${game}) is won with perfect play in ${intervalText(l)} of deals ` +
+    `Limited (${game}) is won with perfect information in ${intervalText(l)} of deals ` +
     `(95 % interval; ${e.deals} deals, ${pc(e.high - e.low)} still undecided after both phases${more ? `; ${more}` : ''})`
   );
 }
@@ -35,6 +36,8 @@ export interface ReportHeader {
   /** The phases' budgets and the sample, in words. */
   readonly phase1: string;
   readonly phase2: string;
+  /** How phase 2 draws and grows its sample, in words (none: one simple random sample). */
+  readonly growth?: string;
   readonly sample: number;
   readonly seed: string;
   readonly rows: readonly EstimatorRow[];
@@ -77,7 +80,33 @@ function rowLabel(l: EstimateLine): string {
   return l.kind === 'rate' ? `**${l.row}**` : `${l.row} − ${l.baseline}`;
 }
 
-export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
+/** Why the sample stopped growing, in words. */
+const STOPPED: Readonly<Record<Phase2Report['stopped'], string>> = {
+  'one round': 'one round (no target width)',
+  width: 'every interval reached the target width',
+  sample: 'the sample reached --max-sample',
+  budget: "phase 2's solver time reached --max-hours",
+  whole: 'every undecided deal is in the sample',
+  unfinished: 'a phase-2 file is not finished (its sampled deals count both ways)',
+};
+
+/** Phase 2's rounds in a line: `2 rounds, 1.52 core-hours of solver time; stopped: ...`. */
+function roundsLine(p: Phase2Report): string {
+  return `${p.rounds} round${p.rounds === 1 ? '' : 's'}, ${(p.seconds / 3600).toFixed(2)} core-hours of solver time in phase 2 (its ms column); stopped: ${STOPPED[p.stopped]}`;
+}
+
+/** Each estimate's strata: the undecided deals, the sample and its means, a row a stratum. */
+function strataTable(lines: readonly EstimateLine[]): string[] {
+  const withStrata = lines.filter((l) => (l.estimate.strata?.length ?? 0) > 0);
+  if (withStrata.length === 0) return [];
+  const mean = (l: EstimateLine, x: number): string => (l.kind === 'rate' ? pc(x) : pp(x));
+  const out = ['', '## Strata of phase 2', '', '| estimate | stratum | undecided after phase 1 | sampled | still undecided | sample mean, unknown as lost .. as won |', '|---|---|--:|--:|--:|--:|'];
+  for (const l of withStrata)
+    for (const s of l.estimate.strata!) out.push(`| ${rowLabel(l)} | ${s.label} | ${s.undecided} | ${s.sampled} | ${s.stillUndecided} | ${s.sampled > 0 ? `${mean(l, s.meanLow)} .. ${mean(l, s.meanHigh)}` : '-'} |`);
+  return out;
+}
+
+export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader, game: string, phase2?: Phase2Report): string {
   const cost = costOf(h.rows);
   const first = lines[0]!;
   const out: string[] = [
@@ -86,7 +115,8 @@ export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader,
     `**${headline(first, game, '')}.**`,
     '',
     `- command: \`${h.command}\``,
-    `- phase 1: ${h.phase1}; phase 2: ${h.phase2}, a sample of at most ${h.sample} undecided deals an estimate (priority seed \`${h.seed}\`)`,
+    `- phase 1: ${h.phase1}; phase 2: ${h.phase2}, a first sample of at most ${h.sample} undecided deals an estimate (priority seed \`${h.seed}\`)${h.growth ? `, ${h.growth}` : ''}`,
+    ...(phase2 ? [`- phase 2: ${roundsLine(phase2)}`] : []),
     `- machine: ${cost.machines.join('; ') || 'unknown'}`,
     `- builds: ${cost.commits.join(', ') || 'unknown'}`,
     `- runs: ${cost.from} to ${cost.to}; ${cost.hours.toFixed(2)} worker-hours (wall time x workers); summary written ${h.written}`,
@@ -102,6 +132,7 @@ export function winrateMarkdown(lines: readonly EstimateLine[], h: ReportHeader,
       `| ${rowLabel(l)} | ${formatRange(l.range)} | ${l.phase1.won} / ${l.phase1.lost} / ${l.phase1.unknown} | ${l.implied} | ${e.undecided} | ${e.sampled} | ${l.settled} | ${e.stillUndecided} | ${est} | ${intervalText(l)} | ${width} |`,
     );
   }
+  out.push(...strataTable(lines));
   out.push('', '## Games', '');
   for (const r of h.rows) out.push(`- **${r.name}**: ${r.phase1.rules}${r.phase1.method.includes('pairing=') ? `, ${r.phase1.method.split(' ').filter((w) => /^(pairing|spaces)=/.test(w)).join(' ')}` : ''}, deals ${formatRange(r.range)}; files ${rowFiles(r).join(', ')}`);
   out.push('', '## Method', '', ...WINRATE_METHOD.split('\n'));
@@ -118,28 +149,39 @@ export const WINRATE_METHOD = `Deal numbers are a random sample of all deals (RU
    game is won in the larger, and a deal lost in the larger is lost in the smaller. A deal such
    a verdict settles is decided. For a difference of two rows, a deal is decided when its
    difference is: both values known, or one known and the implication fixing the other.
-3. **Phase 2** draws a simple random sample of the undecided deals of each estimate: each deal
-   has a random priority (seedrandom of the seed and the deal number), and the sample is the
-   undecided deals of lowest priority, so it is fixed before phase 2 runs and the same priority
-   serves every estimate. Each sampled deal is solved again at the long budget (for a difference,
-   in both games where needed), and the implications applied again. With \`--prove-nodes\`, a
-   sampled deal the long budget left unknown is solved once more by the prover (the \`prove\`
-   preset: depth-first search on exact keys with LockBound at every position), which proves
-   deals lost that the portfolio does not; the sample is the same, only more of it is settled.
+3. **Phase 2** splits each estimate's undecided deals into strata by what phase 1 saw of them
+   (\`--strata home\`: the most cards it got home, up to 30, 31-45, 46-60 and over 60 of 104, and
+   the budget that ran out; \`--strata none\`: one stratum) and draws a simple random sample of
+   each stratum: each deal has a random priority (seedrandom of the seed and the deal number), and
+   a stratum's sample is its n_h undecided deals of lowest priority, so it is fixed before phase 2
+   runs and the same priority serves every estimate. The first round's --sample deals are shared
+   among the strata in proportion to their sizes (at least 2 each). With \`--target-width\`, more
+   rounds follow while an interval is wider: each grows the sample by half, each deal added to the
+   stratum where it cuts the variance most per second of solver time (Neyman's allocation with
+   costs, n_h ∝ U_h·S_h/√c_h, S_h from the stratum's sample so far and c_h its deals' mean time),
+   until the width is reached, the sample reaches \`--max-sample\`, or phase 2's solver time reaches
+   \`--max-hours\`. Each sampled deal is solved again at the long budget (for a difference, in both
+   games where needed), and the implications applied again. With \`--prove-nodes\`, a sampled deal
+   the long budget left unknown is solved once more by the prover (the \`prove\` preset:
+   depth-first search on exact keys with LockBound at every position), which proves deals lost
+   that the portfolio does not; the sample is the same, only more of it is settled.
 4. **The estimate.** With N deals, S the sum of the values of the decided ones (1 won, 0 lost;
-   for a difference, the row's value less the baseline's), U undecided, n sampled with mean ȳ:
-   Ŷ = (S + U·ȳ)/N, computed with each deal still undecided after phase 2 counted as lost (its
-   lowest value) and again as won (its highest): the truth's estimate lies between the two.
+   for a difference, the row's value less the baseline's), U_h undecided in stratum h, n_h of them
+   sampled with mean ȳ_h: Ŷ = (S + Σ U_h·ȳ_h)/N, computed with each deal still undecided after
+   phase 2 counted as lost (its lowest value) and again as won (its highest): the truth's
+   estimate lies between the two.
 5. **The interval** (double sampling for stratification, Cochran, Sampling Techniques, 12.2):
-   V = s²/N + (U/N)²·s_u²·(1/n − 1/U), s² the variance of the values over all deals (within the
-   decided deals, within the sample, and between their means), s_u² the sample's. The 95 %
-   interval runs from the lower estimate's lower end to the upper estimate's upper end: for a
+   V = s²/N + Σ (U_h/N)²·s_h²·(1/n_h − 1/U_h), s² the variance of the values over all deals
+   (within the decided deals, within each sample, and between their means), s_h² stratum h's. The
+   95 % interval runs from the lower estimate's lower end to the upper estimate's upper end: for a
    rate Wilson's interval at the effective sample size Ŷ(1 − Ŷ)/V, for a difference Ŷ ± 1.96·√V.
-   The sample's variance is widened by Student's t at n − 1 degrees of freedom, and taken for a
-   rate from Agresti and Coull's adjusted share, for a difference with Agresti and Caffo's
-   pseudo-deals (half a deal at −1, half at +1, one at 0): a small sample of equal values does not
-   claim its stratum known exactly. test/estimate.test.ts checks these formulas by hand and the
-   interval's coverage by simulation.
+   The strata's sampling terms are widened by Student's t at Satterthwaite's effective degrees of
+   freedom (with one stratum, n − 1), each taken for a rate from Agresti and Coull's adjusted
+   share, for a difference with Agresti and Caffo's pseudo-deals (half a deal at −1, half at +1,
+   one at 0): a small sample of equal values does not claim its stratum known exactly.
+   test/estimate.test.ts checks these formulas by hand and the interval's coverage by
+   simulation, rounds and their stopping rule included; test/winrate.test.ts on a small deck
+   where every deal is decided.
    It covers both the sampling of the deals and of phase 2, and the deals no budget decided,
    counted both ways. Its width is the share of deals still undecided plus the sampling error.
 
@@ -162,7 +204,7 @@ export function winrateText(lines: readonly EstimateLine[], game: string): strin
 export const WINRATE_FORMAT = 'limited-winrate/1';
 
 /** winrate.json: every estimate with its counts. */
-export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, game: string): string {
+export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, game: string, phase2?: Phase2Report): string {
   return JSON.stringify(
     {
       format: WINRATE_FORMAT,
@@ -172,6 +214,8 @@ export function winrateJson(lines: readonly EstimateLine[], h: ReportHeader, gam
       phase2: h.phase2,
       sample: h.sample,
       seed: h.seed,
+      ...(h.growth ? { growth: h.growth } : {}),
+      ...(phase2 ? { rounds: phase2 } : {}),
       written: h.written,
       cost: costOf(h.rows),
       rows: h.rows.map((r) => ({

@@ -33,6 +33,7 @@ export interface BatchCliOptions extends SolverFlags {
   shards?: string;
   chunk?: string;
   force?: boolean;
+  certificates?: boolean;
   json?: boolean;
   progress?: boolean;
 }
@@ -95,6 +96,7 @@ export function batchConfig(o: BatchCliOptions, args: readonly string[], env: Re
   checkWritable(file);
   return {
     spec, range, shard, shardFrom, out: file, workers, ...(chunk !== undefined ? { chunk } : {}), ...(o.force === true ? { force: true } : {}),
+    ...(o.certificates === true ? { certificates: true } : {}),
     progress: o.progress !== false, command: commandLine(args),
   };
 }
@@ -222,6 +224,7 @@ export function registerBatch(program: Command): void {
     .option('--shards <n>', 'N shards, the shard taken from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)')
     .option('--chunk <k>', 'deals handed to a worker at a time (default: about 20 chunks per worker, at most 32; greedy player: up to 5000)')
     .option('--force', 'start over when --out was made with other options (otherwise refused; a run with the same options resumes either way)')
+    .option('--certificates', "keep what proves each decided deal in FILE.certs.gz: a won deal's moves, how a lost one was proved ('limited verify-results' checks them)")
     .option('--json', 'print the summary as one JSON object (the fields of FILE.summary.json) instead of the text')
     .option('--no-progress', 'no progress on stderr')
     .addHelpText(

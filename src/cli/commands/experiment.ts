@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { type Command } from 'commander';
-import { FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } from '../../game/index.js';
+import { BOOK, FULL_SIZE, MAX_DEAL_NUMBER, UserError, parseDealNumber, parseSize } from '../../game/index.js';
 import { playerName } from '../../batch/job.js';
 import { createPlayer } from '../../play/index.js';
 import { runTactics } from '../../experiment/tactics.js';
@@ -14,7 +14,10 @@ import { addJsonOption, examples, prefixed, retireOptions } from '../options.js'
 import { notesAfterWorkers, out, outJson } from '../output.js';
 import { positiveInteger, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
-import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, longBudgets, registerWinrate } from './winrate.js';
+import { type PhaseCliOptions, WINRATE_DEFAULTS, addPhase2Options, clusterOptions, longBudgets, registerWinrate, sampleGrowth } from './winrate.js';
+import { clusterJob } from '../../experiment/cluster-job.js';
+import { SOLVER_PRESET } from '../../experiment/matrix.js';
+import { solveSpec } from '../../batch/job.js';
 
 export interface TacticsCliOptions extends PhaseCliOptions {
   from: string;
@@ -28,6 +31,9 @@ export interface TacticsCliOptions extends PhaseCliOptions {
   size?: string;
   only?: string;
   force?: boolean;
+  task?: string;
+  tasks?: string;
+  printJob?: string;
   json?: boolean;
   progress?: boolean;
 }
@@ -45,6 +51,7 @@ export const TACTICS_DEFAULTS = {
   sample: '0',
   longMemory: WINRATE_DEFAULTS.longMemory,
   seed: WINRATE_DEFAULTS.seed,
+  strata: WINRATE_DEFAULTS.strata,
 } as const;
 
 /**
@@ -56,7 +63,7 @@ const EXPERIMENTS: readonly ((experiment: Command) => void)[] = [registerWinrate
 export function registerExperiment(program: Command): void {
   const experiment = program
     .command('experiment')
-    .description('run a research experiment: winrate (how often a game is won with perfect play, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
+    .description('run a research experiment: winrate (how often a game is won with perfect information, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
   for (const register of EXPERIMENTS) register(experiment);
   // A usage error names the subcommand's help (main.ts does this for the top-level commands only).
   for (const cmd of experiment.commands)
@@ -84,6 +91,9 @@ function registerTactics(experiment: Command): void {
     .option('--out-dir <dir>', 'the directory for ROW.csv per row and the summary files', TACTICS_DEFAULTS.outDir)
     .option('--force', 'run again from the start the rows whose files in --out-dir were made with other options (otherwise refused)')
     .option('--size <size>', "deck and layout DxR,CxW (default 2x13,12x3; small sizes for quick trials)")
+    .option('--task <i/n>', 'be task I of N of a cluster job: the N tasks share the rows (in shards) and phase 2 (a deal at a time) through --out-dir, task 1 writes the summary (also from SLURM_ARRAY_TASK_ID)')
+    .option('--tasks <n>', 'N tasks: this one from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); with --print-job, the job\'s tasks (default 10)')
+    .option('--print-job <engine>', 'print the cluster job that runs this command instead, for slurm (a job array\'s sbatch script) or k8s (an Indexed Job), with --tasks N of --workers W (default 4) each')
     .option('--no-progress', 'no progress on stderr');
   addJsonOption(cmd, 'the summary table');
   retireOptions(cmd, [
@@ -140,7 +150,11 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
         const sample = o.sample.trim() === '0' ? 0 : positiveInteger('--sample', o.sample);
         const long = longBudgets(o);
         if (o.seed === '') throw new UserError('--seed needs a word (any text)');
-        const phase2 = { sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory, ...(long.prove !== undefined ? { proveNodes: long.prove } : {}), seed: o.seed };
+        const growth = sampleGrowth(o);
+        const phase2 = {
+          sample, longNodes: long.nodes ?? 1e15, ...(long.seconds !== undefined ? { longSeconds: long.seconds } : {}), longMemoryMB: long.memory,
+          ...(long.prove !== undefined ? { proveNodes: long.prove } : {}), seed: o.seed, ...growth,
+        };
         const most = Math.max(deals, freeDeals, samplingDeals);
         // Not from + most - 1: past 2^53 doubles round, and the last deal would pass the check.
         if (most - 1 > MAX_DEAL_NUMBER - from) throw new UserError(`--from ${from} with ${most} deals goes past the last deal number ${MAX_DEAL_NUMBER}`);
@@ -149,8 +163,14 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           throw new UserError(`--sampling-player must be a sampling player, sampling[:key=value,...], not '${o.samplingPlayer}'`);
         prefixed('--sampling-player', () => createPlayer(o.samplingPlayer));
         const size = o.size !== undefined ? prefixed('--size', () => parseSize(o.size!, ',')) : FULL_SIZE;
-        const workers = workersOption(o.workers);
         if (o.outDir === '' || o.outDir === '-') throw new UserError('--out-dir needs a directory name');
+        const cluster = clusterOptions(o);
+        if (cluster.printJob) {
+          const memoryMB = Math.max(solveSpec('v1', BOOK, size, { preset: SOLVER_PRESET, maxNodes: solverNodes }).budgets.maxMemoryMB, long.memory);
+          out(clusterJob({ ...cluster.printJob, experiment: 'tactics', args: process.argv.slice(4), memoryMB, outDir: o.outDir }).trimEnd());
+          return;
+        }
+        const workers = workersOption(o.workers);
         const note = notesAfterWorkers(workers);
         let res;
         try {
@@ -158,7 +178,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
             note,
             from, deals, solverDeals, freeDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size, phase2,
             dir: o.outDir, workers, force: o.force === true, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
-            command: commandLine(process.argv.slice(2)),
+            command: commandLine(process.argv.slice(2)), ...(cluster.task ? { cluster: cluster.task } : {}),
           });
         } catch (e) {
           if (reportSolutionBug(e)) return;
@@ -169,6 +189,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
           process.exitCode = res.signal === 'SIGTERM' ? 143 : 130;
           return;
         }
+        if (cluster.task && cluster.task.index !== 1) return out(`task ${cluster.task.index}/${cluster.task.count}: done; task 1 writes the summary in ${o.outDir}`);
         if (o.json) return outJson({ rows: tacticsRecords(res.lines), missing: res.missing, files: res.files });
         out(tacticsText(res.lines) + (res.missing.length > 0 ? `not in the summary: ${res.missing.map((m) => `${m.name} (${m.why})`).join('; ')}\n` : '') + `files: ${res.files.join(', ')}`);
       }),

@@ -21,7 +21,7 @@ export const START_ARGS = ['experiment', 'winrate', '--count', START.count, '--s
 export function registerStart(program: Command): void {
   program
     .command('start')
-    .description('the default experiment (what npm start runs): how often book Limited is won with perfect play, estimated on 300 deals in a few minutes; resumes')
+    .description('the default experiment (what npm start runs): how often book Limited is won with perfect information, estimated on 300 deals in a few minutes; resumes')
     .option('--fresh', `start over: remove the files of ${START_DIR} first (otherwise a second run resumes, or just prints the answer)`)
     .option('--workers <n>', 'worker threads (default: the number of cores)')
     .option('--no-progress', 'no progress on stderr')
@@ -31,10 +31,10 @@ export function registerStart(program: Command): void {
         `\nThe same as: limited ${START_ARGS.join(' ')}\n` +
         'Book deals 1-300 at full size, each solved by the portfolio preset with at most 3,000,000\n' +
         'nodes (phase 1); then 10 of the deals it left undecided, drawn at random, at 10,000,000\n' +
-        "nodes (phase 2). The first line printed is the answer: the share of deals won with perfect\n" +
-        'play, as a 95 % interval that counts the sampling error and every deal still undecided\n' +
-        "both ways. results/README.md has the answer on 10,000 deals; 'limited experiment winrate\n" +
-        "--help' the options for a larger run.\n",
+        "nodes (phase 2), in strata by the cards phase 1 got home. The first line printed is the\n" +
+        'answer: the share of deals won with perfect information, as a 95 % interval that counts\n' +
+        'the sampling error and every deal still undecided both ways. results/README.md has the\n' +
+        "answer on 10,000 deals; 'limited experiment winrate --help' the options for a larger run.\n",
     )
     .action(
       run(async (o: { fresh?: boolean; workers?: string; progress?: boolean }) => {
