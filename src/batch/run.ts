@@ -19,7 +19,6 @@
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { Piscina } from 'piscina';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
 import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
@@ -30,6 +29,7 @@ import { metaPath } from './names.js';
 import { type CompactRow, checkHeader, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
 import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
+import { startPool } from './pool.js';
 import { Progress } from './progress.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, rangeLast, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
@@ -361,11 +361,13 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   let writeError: { readonly error: unknown } | undefined;
 
   if (todo > 0 && !stop.signal) {
-    const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+    // A worker that dies between tasks: the run fails with its error (set once the run waits).
+    let poolFailed: (e: Error) => void = () => undefined;
+    const pool = startPool<ChunkTask, ChunkResult>({ filename: workerFile(), workers, onError: (e) => poolFailed(e) });
     const stopWriting = (e: unknown): void => {
       if (writeError) return;
       writeError = { error: e };
-      void pool.destroy();
+      void pool.stop();
     };
     const metaTimer = setInterval(() => {
       try {
@@ -375,10 +377,14 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       }
     }, 10_000);
     metaTimer.unref();
-    stop.halt = () => void pool.destroy();
+    stop.halt = () => void pool.stop();
     if (process.stderr.isTTY) progress.update(state(), true);
     try {
       await new Promise<void>((resolve, reject) => {
+        poolFailed = (e) => {
+          void pool.stop();
+          reject(e);
+        };
         const it = chunks(dealsOf(part, cfg.deals), done, chunk);
         let inFlight = 0;
         let exhausted = false;
@@ -435,7 +441,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     } finally {
       clearInterval(metaTimer);
       progress.finish(stop.signal || writeError ? undefined : state());
-      await pool.destroy().catch(() => undefined);
+      await pool.stop();
     }
   }
 
