@@ -7,10 +7,11 @@
  * followed by fsync, so a kill leaves whole rows plus at most one torn last line (no newline),
  * which `loadResults` drops.
  */
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, truncateSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
-import { fileError, writeAtomic, writeFully } from './fileio.js';
+import { fileError, readRegular, writeAtomic, writeFully } from './fileio.js';
 import { metaPath, summaryPath, tmpPath } from './names.js';
 
 /** CSV text of records (csv-stringify), each ending with a newline. */
@@ -83,14 +84,8 @@ export function lineDeal(line: string): number {
  * newline) is cut off the file itself. Null when the file does not exist.
  */
 export function loadResults(file: string, repair: boolean): ResultsFile | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new UserError(`cannot read results file '${file}': it is a directory`);
-    throw e;
-  }
+  const text = readRegular(file, 'results file');
+  if (text === null) return null;
   const end = text.lastIndexOf('\n') + 1;
   const tornBytes = Buffer.byteLength(text.slice(end));
   // A torn row has no line end at all: lines that end in CR alone are not torn, and not ours.
@@ -185,13 +180,27 @@ export function createResults(file: string, header: string): void {
   writeAtomic(file, header + '\n', 'results file');
 }
 
-/** Leftovers of an interrupted atomic write. */
+/**
+ * Leftovers of interrupted atomic writes of a results file and its sidecars: each writer's
+ * temporary file (`uniqueTmp`), and the one name that earlier versions used (`tmpPath`).
+ */
 export function removeTemp(file: string): void {
-  for (const f of [tmpPath(file), tmpPath(metaPath(file)), tmpPath(summaryPath(file))]) {
+  for (const f of [file, metaPath(file), summaryPath(file)]) {
+    const dir = dirname(f);
+    const base = basename(f);
+    let names: string[];
     try {
-      unlinkSync(f);
+      names = readdirSync(dir);
     } catch {
-      // none
+      continue;
+    }
+    for (const n of names) {
+      if (n !== basename(tmpPath(f)) && !(n.startsWith(`${base}.`) && /^\.[0-9a-f]{12}\.tmp$/.test(n.slice(base.length)))) continue;
+      try {
+        unlinkSync(join(dir, n));
+      } catch {
+        // gone
+      }
     }
   }
 }

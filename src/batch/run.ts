@@ -18,14 +18,14 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
 import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
-import { FileError, checkWritable } from './fileio.js';
+import { FileError, checkRegular, checkWritable, readRegular } from './fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
-import { metaPath } from './names.js';
+import { lockPath, metaPath, summaryPath } from './names.js';
 import { type CompactRow, checkHeader, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
 import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
@@ -158,6 +158,10 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   if (part.count > 2 ** 32) throw new UserError(`${part.count} deals in one run is too many: split the range with --shard I/N (at most 2^32 deals a run)`);
   const out = cfg.out;
   checkWritable(out);
+  // The sidecars and the lock too: a device or a FIFO there is refused before it is read.
+  checkRegular(metaPath(out), 'sidecar');
+  checkRegular(summaryPath(out), 'sidecar');
+  checkRegular(lockPath(out), 'lock file', 'read');
   const lock = takeLock(out);
   // While the lock is held a SIGINT or SIGTERM stops the run, with its sidecars written, instead
   // of ending the process (src/batch/stop.ts); it stops the pool when one runs.
@@ -188,13 +192,8 @@ interface Stop {
  * newline ('my notes') as a torn row.
  */
 export function refuseForeign(out: string, header: string): void {
-  let text: string;
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
+  const text = readRegular(out, 'results file');
+  if (text === null) return;
   // A header alone is this run's, whatever its line end (or a byte order mark).
   if (text !== '' && textLines(text).join('\n') !== header + '\n')
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);

@@ -3,9 +3,8 @@
  * machine, one session a run of the command) and FILE.summary.json (the figures). Both are
  * written whole or not at all (writeAtomic), so they are always whole.
  */
-import { readFileSync } from 'node:fs';
 import { MAX_DEAL_NUMBER, UserError, parseRules, parseSize, plural, shown } from '../game/index.js';
-import { writeAtomic } from './fileio.js';
+import { readRegular, writeAtomic } from './fileio.js';
 import { type JobSpec } from './job.js';
 import { metaPath, summaryPath } from './names.js';
 import { type DealRange, type Shard, MAX_SHARDS, formatRange, shardPart } from './range.js';
@@ -69,15 +68,8 @@ export interface Meta {
 /** The sidecar of a results CSV, checked; null when there is none. A damaged one is a UserError naming the file and field. */
 export function readMeta(csv: string): Meta | null {
   const file = metaPath(csv);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new UserError(`cannot read sidecar '${file}': it is a directory`);
-    throw e;
-  }
-  return parseMeta(text, file);
+  const text = readRegular(file, 'sidecar');
+  return text === null ? null : parseMeta(text, file);
 }
 
 /**
