@@ -2,13 +2,16 @@
  * Devices and pipes where files are expected. Results (a batch's CSV and sidecars, a merge, a
  * solution file) go only to regular files: anything else is refused in one line before a byte
  * is read or written, and is left as it was (a rename had replaced /dev/null with a regular
- * file). The devices are made with mknod in the test's directory
+ * file). A deal file is read with its 64 KiB cap enforced while reading, so an endless device
+ * or pipe ends in one line at once. The devices are made with mknod in the test's directory
  * (root only; those cases are skipped otherwise); FIFOs with mkfifo.
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, openSync, readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dealFromNumber, formatDealFile, parseSize } from '../src/game/index.js';
 import { MAIN, ROOT, type Result, expectUsageError, withTempDir } from './cli-helpers.js';
 
 let dir: string;
@@ -94,3 +97,60 @@ describe('FIFOs where results go', () => {
     expectUsageError(bounded(['merge', fifo]), /^limited: cannot read results file '.*part\.csv': it is a named pipe \(FIFO\), not a regular file$/);
   });
 });
+
+const TOO_BIG = /^limited: deal file (<stdin>|'[^']*') holds more than the 65536 bytes a deal file may hold$/;
+
+describe('deal files from endless devices and pipes: the cap is kept while reading', () => {
+  it.each(['/dev/zero', '/dev/urandom'])('solve --deal %s: one line, exit 2', (dev) => {
+    if (!existsSync(dev)) return;
+    expectUsageError(bounded(['solve', '--deal', dev]), TOO_BIG);
+  });
+
+  it('solve --deal - < /dev/zero: one line, exit 2', () => {
+    if (!existsSync('/dev/zero')) return;
+    const fd = openSync('/dev/zero', 'r');
+    try {
+      expectUsageError(bounded(['solve', '--deal', '-'], fd), TOO_BIG);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('solve --deal FIFO: a deal written into it is solved; an endless writer is cut off at the cap', async () => {
+    const fifo = mkfifo('deal.fifo');
+    const deal = formatDealFile(dealFromNumber(4, parseSize('1x5,4x3', ',')));
+    // The writer opens once the reader has; the CLI runs in the background meanwhile.
+    const solved = runAsync(['solve', '--deal', fifo]);
+    const w = await open(fifo, 'w');
+    await w.writeFile(deal);
+    await w.close();
+    const r = await solved;
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^verdict: +won$/m);
+
+    const endless = runAsync(['solve', '--deal', fifo]);
+    const e = await open(fifo, 'w');
+    const chunk = Buffer.alloc(4096, 'x');
+    // Writes until the reader goes away (EPIPE): far more than the cap if it did not stop.
+    let written = 0;
+    try {
+      for (; written < 64 * 1024 * 1024; written += chunk.length) await e.write(chunk);
+    } catch (err) {
+      expect((err as NodeJS.ErrnoException).code).toBe('EPIPE');
+    } finally {
+      await e.close().catch(() => undefined);
+    }
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+    expectUsageError(await endless, TOO_BIG);
+  });
+});
+
+/** Runs the CLI in the background; its result once it has exited. */
+function runAsync(args: string[]): Promise<Result> {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((res) => child.on('close', (status) => res({ status, stdout, stderr })));
+}

@@ -48,8 +48,8 @@ describe('deal files past their caps', () => {
     writeFileSync(path('sol.txt'), 'draw\n');
     for (const args of [['show'], ['moves'], ['solve', '--max-nodes', '10'], ['verify', '--solution', path('sol.txt')], ['deal']])
       expectUsageError(runCli([...args, '--deal', file]), pattern);
-    // From stdin, the same.
-    expectUsageError(runCli(['show', '--deal', '-'], { input: text }), pattern);
+    // From stdin, the same error; a pipe's size is not known, and it is read no further than the cap.
+    expectUsageError(runCli(['show', '--deal', '-'], { input: text }), pattern === BYTES ? /^limited: deal file <stdin> holds more than the 65536 bytes a deal file may hold$/ : pattern);
   });
 });
 
