@@ -290,6 +290,13 @@ export function syncDir(dir: string, file: string): void {
   }
 }
 
+export interface AtomicOptions {
+  /** The write function (a test's full disk); fs.writeSync by default. */
+  readonly write?: WriteFn;
+  /** Called once the temporary file is whole, just before the rename: throws to keep the old file (a lock lost meanwhile). */
+  readonly fence?: () => void;
+}
+
 /**
  * The temporary file of one atomic write of `file`: a name of its own (`FILE.RANDOM.tmp`), so
  * that two writers of one file (a run that stalled past its lease, and the run that took over)
@@ -306,7 +313,8 @@ export function uniqueTmp(file: string): string {
  * it was; the error is a one-line UserError naming the file. A target that is not a regular
  * file (a device, a FIFO) is refused before anything is written: the rename would replace it.
  */
-export function writeAtomic(file: string, text: string, what = 'file', write: WriteFn = writeSync): void {
+export function writeAtomic(file: string, text: string, what = 'file', o: AtomicOptions = {}): void {
+  const write = o.write ?? writeSync;
   checkRegular(file, what);
   const tmp = uniqueTmp(file);
   try {
@@ -318,6 +326,9 @@ export function writeAtomic(file: string, text: string, what = 'file', write: Wr
     } finally {
       closeSync(fd);
     }
+    // The last check before the rename: a slow write of the temporary file (a hung file
+    // server) is not followed by a rename over a file that is no longer this writer's.
+    o.fence?.();
     renameSync(tmp, file);
   } catch (e) {
     try {

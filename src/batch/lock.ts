@@ -68,6 +68,8 @@ function alive(pid: number): boolean {
 export interface Lock {
   /** Throws a UserError when the lock is no longer this run's (taken over, or removed). */
   check(): void;
+  /** Whether the lock is still this run's (`check` without the error). */
+  held(): boolean;
   /** Stops the renewals and removes the lock when it is still this run's. */
   release(): void;
 }
@@ -163,6 +165,14 @@ export function takeLock(csv: string): Lock {
   timer.unref();
   return {
     check,
+    held: () => {
+      try {
+        check();
+        return true;
+      } catch {
+        return false;
+      }
+    },
     release: () => {
       clearInterval(timer);
       try {

@@ -233,8 +233,9 @@ class Shape {
   }
 }
 
-export function writeMeta(csv: string, meta: Meta): void {
-  writeAtomic(metaPath(csv), JSON.stringify(meta, null, 2) + '\n', 'sidecar');
+/** Writes a results file's sidecar; `fence` (the lock's check) is called just before it replaces the old one. */
+export function writeMeta(csv: string, meta: Meta, fence?: () => void): void {
+  writeAtomic(metaPath(csv), JSON.stringify(meta, null, 2) + '\n', 'sidecar', { fence });
 }
 
 export interface SummaryFile extends Summary {
@@ -247,8 +248,8 @@ export interface SummaryFile extends Summary {
   readonly speed: { readonly deals: number; readonly seconds: number; readonly dealsPerSecond: number | null; readonly note: string };
 }
 
-export function writeSummary(csv: string, s: SummaryFile): void {
-  writeAtomic(summaryPath(csv), JSON.stringify(s, null, 2) + '\n', 'sidecar');
+export function writeSummary(csv: string, s: SummaryFile, fence?: () => void): void {
+  writeAtomic(summaryPath(csv), JSON.stringify(s, null, 2) + '\n', 'sidecar', { fence });
 }
 
 /** What an empty results file (not even its header) with a sidecar is: rows lost, which a run must not paper over. */
