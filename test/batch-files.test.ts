@@ -158,7 +158,7 @@ describe('a full disk', () => {
     };
     let err: unknown;
     try {
-      writeAtomic(file, 'new rows\n'.repeat(1000), 'results file', full);
+      writeAtomic(file, 'new rows\n'.repeat(1000), 'results file', { write: full });
     } catch (e) {
       err = e;
     }
@@ -228,8 +228,8 @@ interface Background {
   readonly done: Promise<{ status: number | null; stderr: string }>;
 }
 
-function background(args: string[], host: string): Background {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LIMITED_HOSTNAME: host } });
+function background(args: string[], host: string, env: Record<string, string> = {}): Background {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LIMITED_HOSTNAME: host, ...env } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<{ status: number | null; stderr: string }>((res) => child.on('close', (status) => res({ status, stderr })));
@@ -325,11 +325,64 @@ describe('a run that finds its file or its lock not its own', () => {
       const r = await a.done;
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n').pop()).toMatch(
-        /^limited: the lock of '.*taken\.csv' was taken by another run \(host beta, process 4242\) while this one wrote it: stopped; \d+ of 3000 deals are in .*taken\.csv: run the same command again to resume$/,
+        /^limited: the lock of '.*taken\.csv' was taken by another run \(host beta, process 4242\) while this one wrote it: stopped, writing nothing more \(the file is that run's now\)$/,
       );
       // The lock is the other run's: left as it is.
       expect(JSON.parse(readFileSync(`${out}.lock`, 'utf8')).host).toBe('beta');
     } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+  }, 180_000);
+});
+
+/**
+ * A batch in the background that stalls before the write of its `n`th append, as a write to a
+ * hung NFS server does, until `go` (the test hook LIMITED_TEST_STALL). While it stalls its
+ * main thread is blocked: no renewal of its lock, no timer, no signal handler runs.
+ */
+function stalling(args: string[], host: string, n: number, name: string): Background & { stalled: () => Promise<void>; go: () => void } {
+  const hook = path(`stall-${name}`);
+  mkdirSync(hook);
+  const run = background(args, host, { LIMITED_TEST_STALL: `${n}:${hook}` });
+  return {
+    ...run,
+    stalled: async () => {
+      while (!existsSync(join(hook, 'stalled'))) {
+        if (run.child.exitCode !== null) throw new Error(`the run ended before it stalled: ${(await run.done).stderr}`);
+        await new Promise((res) => setTimeout(res, 10));
+      }
+    },
+    go: () => writeFileSync(join(hook, 'go'), ''),
+  };
+}
+
+/** A small run of one deal a chunk (an append a deal), quick enough to finish in a test. */
+const STALL = ['batch', '--from', '1', '--count', '40', '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--chunk', '1', '--workers', '1', '--no-progress'];
+
+describe('a writer that stalls past its lease (fencing)', () => {
+  it('a run stopped (SIGSTOP) past its lease, continued after the other run completed the file, writes nothing more', async () => {
+    const out = path('stopped.csv');
+    const a = stalling([...STALL, '--out', out], 'alpha', 3, 'stopped-a');
+    try {
+      await a.stalled();
+      a.child.kill('SIGSTOP');
+      a.go();
+      renewedAgo(`${out}.lock`, 61);
+      ok([...STALL, '--out', out], { LIMITED_HOSTNAME: 'beta' });
+      const files = ['stopped.csv', 'stopped.meta.json', 'stopped.summary.json'];
+      const before = files.map((f) => readFileSync(path(f), 'utf8'));
+      expect(JSON.parse(before[1]!).complete).toBe(true);
+      a.child.kill('SIGCONT');
+      const ra = await a.done;
+      // The winner's files, byte for byte; no temporary file or lock left behind.
+      expect(files.map((f) => readFileSync(path(f), 'utf8'))).toEqual(before);
+      expect(readdirSync(dir).filter((f) => f.startsWith('stopped.') && !files.includes(f))).toEqual([]);
+      expect(ra.status, ra.stderr).toBe(2);
+      // beta has let its lock go: gone, rather than another's.
+      expect(ra.stderr.trim().split('\n').pop()).toMatch(/^limited: the lock of '.*stopped\.csv' \(stopped\.csv\.lock\) was removed while this run wrote it: stopped, writing nothing more$/);
+    } finally {
+      a.child.kill('SIGCONT');
       a.child.kill('SIGKILL');
       await a.done;
     }

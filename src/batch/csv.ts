@@ -7,7 +7,7 @@
  * followed by fsync, so a kill leaves whole rows plus at most one torn last line (no newline),
  * which `loadResults` drops.
  */
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, truncateSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
@@ -131,6 +131,7 @@ export function appendDurable(file: string, text: string, size: number): number 
       throw new UserError(
         `'${file}' holds ${now > size ? `${now - size} bytes more` : `${size - now} bytes less`} than this run wrote: another process wrote it too (a second run on the same --out?)`,
       );
+    stallForTest();
     writing = true;
     writeFully(fd, buf);
     fsyncSync(fd);
@@ -149,6 +150,22 @@ export function appendDurable(file: string, text: string, size: number): number 
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+let appends = 0;
+
+/**
+ * The test hook LIMITED_TEST_STALL=N:DIR: before the write of its Nth append, the process makes
+ * DIR/stalled and waits, blocked as in a write to a hung file server (no timer, no renewal of
+ * its lock runs), until DIR/go exists. test/batch-files.test.ts stalls a run past its lease so.
+ */
+function stallForTest(): void {
+  const hook = process.env['LIMITED_TEST_STALL'];
+  if (!hook || ++appends !== Number(hook.split(':')[0])) return;
+  const dir = hook.slice(hook.indexOf(':') + 1);
+  writeFileSync(join(dir, 'stalled'), `${process.pid}\n`);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  while (!existsSync(join(dir, 'go'))) Atomics.wait(nap, 0, 0, 10);
 }
 
 /** Removes a results file and its sidecars (for a fresh start). */
@@ -170,9 +187,12 @@ export function sortLines(lines: readonly string[]): string[] {
     .map((x) => x.l);
 }
 
-/** Rewrites a results file with its rows sorted by deal (atomically and durably: the old file stays when the disk is full). */
-export function rewriteSorted(file: string, header: string, lines: readonly string[]): void {
-  writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''), 'results file');
+/**
+ * Rewrites a results file with its rows sorted by deal (atomically and durably: the old file
+ * stays when the disk is full); `fence` is called just before the new file replaces it.
+ */
+export function rewriteSorted(file: string, header: string, lines: readonly string[], fence?: () => void): void {
+  writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''), 'results file', { fence });
 }
 
 /** A new results file holding the header only (flushed): `headerOf(spec)`. */

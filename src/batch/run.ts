@@ -341,14 +341,17 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       : fresh;
   if (!idle) {
     current.sessions = [...current.sessions, session];
-    writeMeta(out, current);
+    writeMeta(out, current, lock.check);
   }
   cfg.onStart?.({ resumed: done.size, todo, workers, chunk });
 
   const t0 = performance.now();
+  // Every write of a sidecar comes after a check of the lock: a run that lost it (stopped or
+  // stalled past its lease) writes nothing more, and the sidecar stays the new owner's.
   const saveMeta = (): void => {
     session.seconds = Math.round(performance.now() - t0) / 1000;
-    writeMeta(out, current);
+    lock.check();
+    writeMeta(out, current, lock.check);
   };
   const progress = new Progress(process.stderr, cfg.progress, undefined, cfg.label);
   const resumed = done.size;
@@ -444,9 +447,20 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     }
   }
 
+  /** The lock lost: the run stops in one line, and writes nothing more. */
+  const lostLock = (): never => {
+    try {
+      lock.check();
+    } catch (e) {
+      if (e instanceof UserError) throw new UserError(`${e.message}: stopped, writing nothing more${/ taken by /.test(e.message) ? " (the file is that run's now)" : ''}`);
+      throw e;
+    }
+    throw new Error('internal: the lock is held');
+  };
   if (idle) {
     const summary = summaryOf(out, current, true);
-    writeSummary(out, summary);
+    if (!lock.held()) lostLock();
+    writeSummary(out, summary, lock.check);
     return { status: 'done', summary, resumed, doneHere };
   }
   session.seconds = Math.round(performance.now() - t0) / 1000;
@@ -454,9 +468,10 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   current.endedAt = session.endedAt;
   /** A write that failed (or found the file or its lock not this run's): the run stops, saying what is kept. */
   const failed = (e: unknown, kept: string, again: string): never => {
+    if (!lock.held()) lostLock();
     session.status = 'failed';
     try {
-      writeMeta(out, current);
+      writeMeta(out, current, lock.check);
     } catch {
       // the same full disk, most likely: the sidecar says 'running', as after a kill
     }
@@ -465,10 +480,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   };
   if (writeError) failed(writeError.error, `${done.size} of ${total} deals are in ${out}`, 'resume');
   if (stop.signal || failure) {
+    if (!lock.held()) lostLock();
     session.status = stop.signal ? 'interrupted' : 'failed';
-    writeMeta(out, current);
+    writeMeta(out, current, lock.check);
     const summary = summaryOf(out, current, false);
-    writeSummary(out, summary);
+    writeSummary(out, summary, lock.check);
     if (failure) {
       throw new BatchSolverError(`deal ${failure.deal}: ${failure.message} (${failure.name}; ${done.size} of ${total} deals are in ${out})`);
     }
@@ -483,16 +499,20 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
   // same command finishes it.
   try {
-    lock.check();
-    if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
-    rewriteSorted(out, rf.header, rf.lines);
+    const fence = (): void => {
+      lock.check();
+      if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
+    };
+    fence();
+    rewriteSorted(out, rf.header, rf.lines, fence);
   } catch (e) {
     failed(e, `all ${total} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
   }
   session.status = 'done';
   current.complete = true;
-  writeMeta(out, current);
   const summary = summaryOf(out, current, true);
-  writeSummary(out, summary);
+  if (!lock.held()) lostLock();
+  writeMeta(out, current, lock.check);
+  writeSummary(out, summary, lock.check);
   return { status: 'done', summary, resumed, doneHere };
 }
