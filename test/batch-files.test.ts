@@ -361,6 +361,38 @@ function stalling(args: string[], host: string, n: number, name: string): Backgr
 const STALL = ['batch', '--from', '1', '--count', '40', '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--chunk', '1', '--workers', '1', '--no-progress'];
 
 describe('a writer that stalls past its lease (fencing)', () => {
+  it('its stalled append cannot reach the file of the run that took over: every deal once, that run completes', async () => {
+    ok([...STALL, '--out', path('fence-ref.csv')]);
+    const out = path('fence.csv');
+    const a = stalling([...STALL, '--out', out], 'alpha', 3, 'fence-a');
+    let b: ReturnType<typeof stalling> | undefined;
+    try {
+      await a.stalled();
+      // alpha hangs past its lease (its renewals hang with it); beta takes the file over and
+      // is itself between its checks and its write when alpha's write lands.
+      renewedAgo(`${out}.lock`, 61);
+      b = stalling([...STALL, '--out', out], 'beta', 3, 'fence-b');
+      await b.stalled();
+      a.go();
+      const ra = await a.done;
+      b.go();
+      const rb = await b.done;
+      // beta's file is beta's alone: it completes it, each deal once.
+      expect(rb.status, rb.stderr).toBe(0);
+      expect(rowsOf(out)).toEqual(rowsOf(path('fence-ref.csv')));
+      expect(ra.status, ra.stderr).toBe(2);
+      expect(ra.stderr.trim().split('\n').pop()).toMatch(/^limited: the lock of '.*fence\.csv' was taken by another run \(host beta, process \d+\) while this one wrote it: stopped, writing nothing more \(the file is that run's now\)$/);
+    } finally {
+      for (const r of [a, b]) {
+        if (!r) continue;
+        r.go();
+        r.child.kill('SIGKILL');
+        await r.done;
+      }
+    }
+    expect(ok([...STALL, '--out', out]).stderr).toMatch(/40 of 40 deals already done/);
+  }, 180_000);
+
   it('a run stopped (SIGSTOP) past its lease, continued after the other run completed the file, writes nothing more', async () => {
     const out = path('stopped.csv');
     const a = stalling([...STALL, '--out', out], 'alpha', 3, 'stopped-a');

@@ -21,7 +21,7 @@
 import { statSync } from 'node:fs';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
-import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
+import { type ResultsFile, appendDurable, createResults, lineDeal, loadResults, ownFile, remakeResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
 import { FileError, checkRegular, checkWritable, readRegular } from './fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
@@ -238,7 +238,7 @@ function metaDifference(meta: Meta, cfg: BatchConfig): ReturnType<typeof runDiff
 /** Could the run `cfg` resume `out`, whose sidecar is `meta`: the same options, and rows that can be read as this run's? */
 function resumable(out: string, meta: Meta, cfg: BatchConfig): boolean {
   if (metaDifference(meta, cfg)) return false;
-  const existing = loadResults(out, true);
+  const existing = loadResults(out, false);
   if (!existing) return true;
   if (existing.header === '') return false;
   try {
@@ -263,7 +263,9 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     removeResults(out);
     meta = null;
   }
-  const existing = loadResults(out, true);
+  // Read only: a run that resumes the file makes a new one of its whole rows (remakeResults).
+  const existing = loadResults(out, false);
+  let adopted: ResultsFile | null = null;
   const listed = cfg.deals ? new DealSet(part) : null;
   if (cfg.deals) for (const d of cfg.deals) listed!.add(d);
   const total = listed ? listed.size : part.count;
@@ -297,12 +299,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     const commit = gitCommit();
     if (meta.commit !== commit)
       note(`limited: note: ${out} was started by commit ${meta.commit ?? 'unknown'}, this is ${commit ?? 'unknown'}; rows may differ if the solver changed`);
+    adopted = existing;
   } else {
     createResults(out, headerOf(cfg.spec));
     meta = null;
   }
-  // The file's size as this run leaves it: each append checks that no one else wrote to it.
-  let size = statSync(out).size;
 
   const todo = total - done.size;
   const workers = Math.max(1, Math.min(cfg.workers, todo));
@@ -334,6 +335,17 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   };
   // A finished file run again is only summarized: no new session.
   const idle = todo === 0 && meta !== null && meta.complete;
+  // A run appends only to a file it made itself (the fence of appendDurable): one it resumes
+  // is first remade, its whole rows in a new file renamed over it. A run that stalled past
+  // its lease and wakes up then writes into the old file, never into this run's.
+  if (adopted && todo > 0) remakeResults(out, adopted.header, adopted.lines);
+  const own = ownFile(out);
+  /** Throws unless the file at `out` is still the one this run made, as it left it. */
+  const checkOwn = (): void => {
+    const now = ownFile(out);
+    if (now.dev !== own.dev || now.ino !== own.ino || now.size !== own.size)
+      throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
+  };
   const current: Meta = idle
     ? meta!
     : meta
@@ -396,8 +408,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
-            lock.check();
-            size = appendDurable(out, text(rows), size);
+            appendDurable(out, text(rows), own, lock.check);
             for (const r of rows) {
               done.add(r[0]);
               addCount(counts, verdictOf(r), limitOf(r));
@@ -501,7 +512,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   try {
     const fence = (): void => {
       lock.check();
-      if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
+      checkOwn();
     };
     fence();
     rewriteSorted(out, rf.header, rf.lines, fence);
