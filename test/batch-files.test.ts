@@ -461,6 +461,29 @@ describe('damaged rows: resume and merge check every field of every row', () => 
     checkRefused(name, csv, pattern);
   });
 
+  // Damage that keeps a row's fields in agreement: what the row implies is checked too.
+  it.each([
+    ['an unknown row relabelled won, with a solution, short of all cards home', 13, { verdict: 'won', limit: '', solution_length: '40' }, /line 13: best_home 21 with verdict won: a won row has all 24 cards home$/],
+    ['a won row relabelled unsolvable, every card still home', 2, { verdict: 'unsolvable', solution_length: '0' }, /line 2: best_home 24 with verdict unsolvable: only a won row has all 24 cards home$/],
+    ['a won row with few cards home', 4, { best_home: '10' }, /line 4: best_home 10 with verdict won: a won row has all 24 cards home$/],
+    ['nodes far past the node budget', 3, { nodes: '999999' }, /line 3: nodes 999999 with max_nodes 5000: more than 2 times the node budget, which no search spends$/],
+    ['a deal number written with a leading zero', 6, { deal: '05' }, /line 6: deal '05' is not written as limited writes numbers \('5'\)$/],
+    ['a count written with a leading zero', 7, { states: '031' }, /line 7: states '031' is not written as limited writes numbers \('31'\)$/],
+    ['milliseconds with a trailing zero', 7, { ms: '0.8630' }, /line 7: ms '0\.8630' is not written as limited writes numbers \('0\.863'\)$/],
+  ])('%s', (_what, line, fields, pattern) => {
+    const name = `implied-${line}-${Object.keys(fields).join('-')}`;
+    const [first, ...rest] = Object.entries(fields);
+    const csv = damaged(`${name}.shard-1-of-2`, withField(SHARD1, line, first![0], first![1], Object.fromEntries(rest)), SHARD1);
+    checkRefused(name, csv, pattern);
+  });
+
+  it("a player's lost game with every card home", () => {
+    const lines = readFileSync(join(FIXTURES, 'greedy.csv'), 'utf8').split('\n');
+    const lost = lines.findIndex((l) => l.includes(',lost,')) + 1;
+    const csv = damaged('lost-home', withField('greedy.csv', lost, 'home', '24'), 'greedy.csv');
+    expectUsageError(runCli(['merge', csv]), new RegExp(`lost-home\\.csv, line ${lost}: home 24 with verdict lost: a game with all 24 cards home is won$`));
+  });
+
   it('a row flipped from unknown,nodes to won, (no solution)', () => {
     const csv = damaged('flipped.shard-1-of-2', withField(SHARD1, 25, 'verdict', 'won', { limit: '' }), SHARD1);
     checkRefused('flipped', csv, /line 25: solution_length 0 with verdict won: a won row has the length of its solution$/);
