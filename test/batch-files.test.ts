@@ -14,6 +14,7 @@ import { UserError } from '../src/game/index.js';
 import { writeAtomic, writeFully } from '../src/batch/fileio.js';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { readMeta } from '../src/batch/sidecar.js';
+import { hashRows } from '../src/batch/rowhash.js';
 import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'batch');
@@ -557,5 +558,90 @@ describe('damaged rows: resume and merge check every field of every row', () => 
     writeFileSync(path('side-json.meta.json'), '{"format": "limited-batch/1",');
     copyFileSync(join(FIXTURES, 'greedy.csv'), path('side-json.csv'));
     expectUsageError(runCli(['merge', path('side-json.csv')]), /side-json\.meta\.json: not valid JSON/);
+  });
+});
+
+describe('rows that prove themselves: the row hash in the sidecar', () => {
+  const HASHED = ['--from', '1', '--count', '40', '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress', '--workers', '1'];
+
+  /** A complete file of this version (its sidecar has a row hash) named `name`.csv. */
+  function hashedRun(name: string, extra: string[] = []): string {
+    const out = path(`${name}.csv`);
+    ok(['batch', ...HASHED, ...extra, '--out', out]);
+    const meta = JSON.parse(readFileSync(path(`${name}.meta.json`), 'utf8'));
+    expect(meta.rows).toBe(40);
+    expect(meta.rowsHash).toMatch(/^[0-9a-f]{16}$/);
+    return out;
+  }
+
+  const NOT_AS_WRITTEN = /is not as the runs named in its sidecar wrote it: its first 40 rows hash to [0-9a-f]{16}, its sidecar says [0-9a-f]{16} \(a row changed, added or taken away since, or the sidecar of another file\); restore it, or remove it and its sidecars to start again$/;
+
+  it('a row changed consistently (its milliseconds) is refused by resume and merge', () => {
+    const out = hashedRun('consistent');
+    const lines = readFileSync(out, 'utf8').split('\n');
+    const f = parseCsvLine(lines[5]!);
+    f[f.length - 1] = String(Number(f[f.length - 1]) + 1);
+    lines[5] = f.join(',');
+    writeFileSync(out, lines.join('\n'));
+    expectUsageError(runCli(['batch', ...HASHED, '--out', out]), NOT_AS_WRITTEN);
+    expectUsageError(runCli(['merge', out]), NOT_AS_WRITTEN);
+  });
+
+  it('rows and sidecar both relabelled to another budget are refused by merge and resume', () => {
+    const out = hashedRun('relabelled');
+    writeFileSync(out, readFileSync(out, 'utf8').replace(/,5000,,2048,/g, ',6000,,2048,'));
+    const metaFile = path('relabelled.meta.json');
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+    meta.job.solver.maxNodes = 6000;
+    meta.job.budgets.maxNodes = 6000;
+    writeFileSync(metaFile, JSON.stringify(meta, null, 2));
+    expectUsageError(runCli(['merge', out]), NOT_AS_WRITTEN);
+    expectUsageError(runCli(['batch', ...HASHED.map((a) => (a === '5000' ? '6000' : a)), '--out', out]), NOT_AS_WRITTEN);
+  });
+
+  it('a header-only CSV whose sidecar records deals done is refused, not computed again (hashed and earlier sidecars)', () => {
+    const out = hashedRun('header-only');
+    writeFileSync(out, readFileSync(out, 'utf8').split('\n')[0] + '\n');
+    const lost = (n: number, name: string): RegExp =>
+      new RegExp(`^limited: '.*${name}\\.csv' holds 0 rows, but its sidecar '.*${name}\\.meta\\.json' records ${n} deals done and the file complete: rows were lost`);
+    expectUsageError(runCli(['batch', ...HASHED, '--out', out]), lost(40, 'header-only'));
+    expectUsageError(runCli(['merge', out]), lost(40, 'header-only'));
+    // A sidecar of an earlier version: the deals its runs counted.
+    const old = damaged('old-header-only', readFileSync(join(FIXTURES, 'greedy.csv'), 'utf8').split('\n')[0] + '\n', 'greedy.csv');
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', old]), lost(100, 'old-header-only'));
+    expectUsageError(runCli(['merge', old]), lost(100, 'old-header-only'));
+  });
+
+  it('a sidecar of an earlier version (no hash) is read with a note; a run that resumes it writes the hash', () => {
+    copyFixtures();
+    const r = ok(['merge', path('solve.shard-1-of-2.csv'), path('solve.shard-2-of-2.csv'), '--out', path('old-merged.csv')]);
+    expect(r.stderr).toMatch(/^limited: note: '.*solve\.shard-1-of-2\.meta\.json' has no row hash \(an earlier version wrote it\): the rows of '.*solve\.shard-1-of-2\.csv' were checked one by one only$/m);
+    // The merge of unhashed parts is itself hashed.
+    expect(JSON.parse(readFileSync(path('old-merged.meta.json'), 'utf8')).rows).toBe(60);
+    // An unfinished file whose sidecar has no hash (an earlier version stopped it): resumed, then hashed.
+    const out = hashedRun('was-unhashed');
+    const lines = readFileSync(out, 'utf8').split('\n');
+    writeFileSync(out, lines.slice(0, 31).join('\n') + '\n');
+    const metaFile = path('was-unhashed.meta.json');
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+    delete meta.rows;
+    delete meta.rowsHash;
+    meta.complete = false;
+    meta.sessions[0].deals = 30;
+    writeFileSync(metaFile, JSON.stringify(meta, null, 2));
+    const again = ok(['batch', ...HASHED, '--out', out]);
+    expect(again.stderr).toMatch(/has no row hash \(an earlier version wrote it\)/);
+    expect(again.stderr).toMatch(/30 of 40 deals already done/);
+    const after = JSON.parse(readFileSync(metaFile, 'utf8'));
+    expect(after.rows).toBe(40);
+    expect(ok(['merge', out]).stderr).toBe('');
+  });
+
+  it('the row hash is FNV-1a 64 of each row summed modulo 2^64, whatever the order of the rows', () => {
+    expect(hashRows(['a']).hex).toBe('af63dc4c8601ec8c');
+    expect(hashRows(['foobar']).hex).toBe('85944171f73967e8');
+    expect(hashRows(['x', 'y']).hex).toBe(hashRows(['y', 'x']).hex);
+    // Non-ASCII text is hashed as its UTF-8 bytes.
+    expect(hashRows(['\u00e9']).hex).toBe('0ac21707b7181e01');
   });
 });

@@ -16,6 +16,7 @@ import { machine, gitCommit, toolVersion } from './machine.js';
 import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
 import { rangeLabel } from './report.js';
 import { summarize } from './stats.js';
+import { hashRows, proveRows } from './rowhash.js';
 
 interface Part {
   readonly file: string;
@@ -23,6 +24,8 @@ interface Part {
   readonly rf: ResultsFile;
   /** Its rows, each checked against its sidecar's job. */
   readonly fields: readonly RowFields[];
+  /** Its sidecar has a row hash, and the rows match it (false: an earlier version's sidecar). */
+  readonly hashed: boolean;
 }
 
 export interface Merged {
@@ -30,6 +33,8 @@ export interface Merged {
   readonly header: string;
   readonly lines: string[];
   readonly summary: SummaryFile;
+  /** The parts whose sidecars have no row hash (an earlier version's): their rows were checked one by one only. */
+  readonly unhashed: readonly string[];
 }
 
 const sameRange = (a: DealRange, b: DealRange): boolean => a.from === b.from && a.count === b.count;
@@ -48,7 +53,8 @@ function loadPart(file: string): Part {
   if (meta.deals) throw new UserError(`'${file}' holds a sample of ${meta.deals.length} deals, not a range or a shard of one: it cannot be merged`);
   checkHeader(file, rf.header, meta.job);
   if (rf.tornBytes > 0) throw new UserError(`'${file}' ends with a torn row (an interrupted run): finish it first with: ${meta.command}`);
-  return { file, meta, rf, fields: rowFields(rf, meta.job) };
+  const fields = rowFields(rf, meta.job);
+  return { file, meta, rf, fields, hashed: proveRows(file, rf, meta) };
 }
 
 /**
@@ -159,6 +165,8 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     startedAt: starts[0]!,
     endedAt: ends[ends.length - 1] || null,
     complete: true,
+    rows: lines.length,
+    rowsHash: hashRows(lines).hex,
     workers: 0,
     cores: m.cores,
     cpu: m.cpu,
@@ -193,7 +201,7 @@ export function mergeParts(files: readonly string[], out: string, command: strin
       note: `per part: ${plural(deals, 'deal')} in ${seconds.toFixed(1)} s of wall-clock time summed over ${plural(parts.length, 'part')}`,
     },
   };
-  return { meta, header, lines, summary };
+  return { meta, header, lines, summary, unhashed: parts.filter((p) => !p.hashed).map((p) => p.file) };
 }
 
 /** Writes a merge: the combined CSV and its sidecars. */

@@ -31,6 +31,7 @@ import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSideca
 import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
 import { startPool } from './pool.js';
 import { Progress } from './progress.js';
+import { hashRows, proveRows, unhashedNote } from './rowhash.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, rangeLast, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
 import { onStop } from './stop.js';
@@ -293,6 +294,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       if (!done.add(f.deal)) throw new UserError(`${out}, line ${line}: deal ${f.deal} is in the file twice`);
       addCount(counts, f.verdict, f.limit);
     });
+    // The rows are those the sidecar's runs wrote (no fewer; the hash of those it names).
+    if (!proveRows(out, existing, meta)) note(unhashedNote(out));
     if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);
     if (done.size > 0)
       note(`limited: resuming ${out}: ${done.size} of ${total} deals already done${done.size === total ? ' (all of them)' : ''}`);
@@ -340,6 +343,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   // its lease and wakes up then writes into the old file, never into this run's.
   if (adopted && todo > 0) remakeResults(out, adopted.header, adopted.lines);
   const own = ownFile(out);
+  // The hash of the rows in the file, which every sidecar this run writes records (rowhash.ts).
+  const hash = hashRows(adopted ? adopted.lines : []);
   /** Throws unless the file at `out` is still the one this run made, as it left it. */
   const checkOwn = (): void => {
     const now = ownFile(out);
@@ -351,9 +356,15 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     : meta
       ? { ...meta, ...(cfg.deals ? { deals: [...cfg.deals] } : {}), endedAt: null, complete: false, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
       : fresh;
+  /** Writes the sidecar of this run, with the rows in the file and their hash. */
+  const writeCurrent = (): void => {
+    current.rows = hash.count;
+    current.rowsHash = hash.hex;
+    writeMeta(out, current, lock.check);
+  };
   if (!idle) {
     current.sessions = [...current.sessions, session];
-    writeMeta(out, current, lock.check);
+    writeCurrent();
   }
   cfg.onStart?.({ resumed: done.size, todo, workers, chunk });
 
@@ -363,7 +374,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const saveMeta = (): void => {
     session.seconds = Math.round(performance.now() - t0) / 1000;
     lock.check();
-    writeMeta(out, current, lock.check);
+    writeCurrent();
   };
   const progress = new Progress(process.stderr, cfg.progress, undefined, cfg.label);
   const resumed = done.size;
@@ -408,7 +419,9 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
-            appendDurable(out, text(rows), own, lock.check);
+            const chunkText = text(rows);
+            appendDurable(out, chunkText, own, lock.check);
+            hash.addText(chunkText);
             for (const r of rows) {
               done.add(r[0]);
               addCount(counts, verdictOf(r), limitOf(r));
@@ -482,7 +495,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     if (!lock.held()) lostLock();
     session.status = 'failed';
     try {
-      writeMeta(out, current, lock.check);
+      writeCurrent();
     } catch {
       // the same full disk, most likely: the sidecar says 'running', as after a kill
     }
@@ -493,7 +506,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   if (stop.signal || failure) {
     if (!lock.held()) lostLock();
     session.status = stop.signal ? 'interrupted' : 'failed';
-    writeMeta(out, current, lock.check);
+    writeCurrent();
     const summary = summaryOf(out, current, false);
     writeSummary(out, summary, lock.check);
     if (failure) {
@@ -506,6 +519,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const missing = new DealSet(part);
   for (const l of rf.lines) missing.add(lineDeal(l));
   if (missing.size !== total) throw new Error(`internal: ${out} has ${missing.size} of ${total} deals after the run`);
+  if (hash.count !== rf.lines.length) throw new Error(`internal: ${out} has ${rf.lines.length} rows, ${hash.count} of them hashed`);
   // The sorted file is on the disk (written, flushed, renamed, its directory flushed) before
   // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
   // same command finishes it.
@@ -515,6 +529,9 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       checkOwn();
     };
     fence();
+    // The sidecar hashes every row before they are sorted: it covers the first `rows` rows, and
+    // a crash after the sort must find them all covered.
+    writeCurrent();
     rewriteSorted(out, rf.header, rf.lines, fence);
   } catch (e) {
     failed(e, `all ${total} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
@@ -523,7 +540,7 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   current.complete = true;
   const summary = summaryOf(out, current, true);
   if (!lock.held()) lostLock();
-  writeMeta(out, current, lock.check);
+  writeCurrent();
   writeSummary(out, summary, lock.check);
   return { status: 'done', summary, resumed, doneHere };
 }

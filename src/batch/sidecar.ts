@@ -54,6 +54,13 @@ export interface Meta {
   endedAt: string | null;
   /** All deals of the part are in the file. */
   complete: boolean;
+  /**
+   * The rows its runs had written when the sidecar was written, and their hash (rowhash.ts):
+   * the first `rows` rows of the file must hash to `rowsHash`. Absent in the sidecars of
+   * earlier versions (their rows are checked one by one only).
+   */
+  rows?: number;
+  rowsHash?: string;
   /** The latest session's machine and pool. */
   workers: number;
   cores: number;
@@ -93,6 +100,10 @@ export function parseMeta(text: string, file: string): Meta {
   for (const k of ['tool', 'cpu', 'node', 'host'] as const) if (meta[k] !== undefined) c.string(meta[k], k);
   for (const k of ['workers', 'cores'] as const) if (meta[k] !== undefined) c.count(meta[k], k);
   c.boolean(meta['complete'], 'complete');
+  if (meta['rows'] !== undefined || meta['rowsHash'] !== undefined) {
+    c.count(meta['rows'], 'rows');
+    if (typeof meta['rowsHash'] !== 'string' || !/^[0-9a-f]{16}$/.test(meta['rowsHash'])) c.bad('rowsHash', meta['rowsHash'], '16 hex digits (the hash of the rows)');
+  }
   c.array(meta['columns'], 'columns').forEach((x, i) => c.string(x, `columns[${i}]`));
   checkJob(c, c.object(meta['job'], 'job'));
   const range = c.range(meta['range'], 'range');

@@ -3,6 +3,7 @@ import { UserError, plural } from '../../game/index.js';
 import { checkWritable, prepareOut } from '../../batch/fileio.js';
 import { mergeParts, writeMerged } from '../../batch/merge.js';
 import { formatSummary } from '../../batch/report.js';
+import { unhashedNote } from '../../batch/rowhash.js';
 import { examples, out, outJson, run } from '../common.js';
 import { commandLine } from './batch.js';
 
@@ -39,6 +40,7 @@ export function registerMerge(program: Command): void {
         }
         const target = o.out ?? '(not written: no --out)';
         const m = mergeParts(files, o.out ?? '', commandLine(process.argv.slice(2)), o.force === true);
+        for (const f of m.unhashed) process.stderr.write(unhashedNote(f) + '\n');
         if (o.out !== undefined) writeMerged(o.out, m);
         if (o.json) return outJson({ ...m.summary, file: o.out ?? null });
         const summary = { ...m.summary, file: target };
