@@ -197,6 +197,23 @@ describe('a full disk', () => {
     });
   });
 
+  it.skipIf(!MOUNT)('merge --out onto a full disk leaves none of its files; the same command succeeds once there is room', async () => {
+    copyFixtures();
+    const parts = [path('solve.shard-1-of-2.csv'), path('solve.shard-2-of-2.csv')];
+    ok(['merge', ...parts, '--out', path('ref-merge/m.csv')]);
+    // Room for the merged CSV, not for its sidecars as well.
+    await withTmpfs('fs3', 4 * pages(statSync(path('ref-merge/m.csv')).size), (mnt) => {
+      const out = join(mnt, 'm.csv');
+      const r = runCli(['merge', ...parts, '--out', out]);
+      expectStopped(r, /^limited: cannot write (merged file|sidecar) '.*m\.(csv|meta\.json|summary\.json)': no space left on the device$/);
+      expect(readdirSync(mnt)).toEqual([]);
+      remount(mnt, 4096);
+      ok(['merge', ...parts, '--out', out]);
+      expect(readFileSync(out, 'utf8')).toBe(readFileSync(path('ref-merge/m.csv'), 'utf8'));
+      expect(readdirSync(mnt).sort()).toEqual(['m.csv', 'm.meta.json', 'm.summary.json']);
+    });
+  });
+
   it.skipIf(!MOUNT)('rows that do not fit stop the run in one line, whole rows kept; the same command resumes', async () => {
     const args = ['batch', '--from', '1', '--count', '2000', '--size', '1x6,5x3', '--player', 'greedy', '--no-progress', '--workers', '1'];
     ok([...args, '--out', path('ref/greedy.csv')]);

@@ -340,3 +340,40 @@ export function writeAtomic(file: string, text: string, what = 'file', o: Atomic
   }
   syncDir(dirname(file), file);
 }
+
+/**
+ * Writes several files (a merge's CSV and its two sidecars) whole, all or none: every
+ * temporary file is written and flushed first, and only then are they renamed over their
+ * targets. A write that fails (a full disk) removes the temporary files and leaves every
+ * target as it was, so a retry is not refused for a half-written result that exists; renames
+ * take no room. The error is a one-line UserError naming the file.
+ */
+export function writeAtomicAll(files: readonly { readonly file: string; readonly text: string; readonly what: string }[]): void {
+  for (const f of files) checkRegular(f.file, f.what);
+  const tmps: string[] = [];
+  let at = 0;
+  try {
+    for (; at < files.length; at++) {
+      const tmp = uniqueTmp(files[at]!.file);
+      const fd = openSync(tmp, 'wx');
+      tmps.push(tmp);
+      try {
+        writeFully(fd, Buffer.from(files[at]!.text, 'utf8'));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    for (at = 0; at < files.length; at++) renameSync(tmps[at]!, files[at]!.file);
+  } catch (e) {
+    for (const t of tmps) {
+      try {
+        unlinkSync(t);
+      } catch {
+        // renamed already, or not made
+      }
+    }
+    fileError(e, `write ${files[at]?.what ?? 'file'}`, files[at]?.file ?? '');
+  }
+  for (const dir of new Set(files.map((f) => dirname(f.file)))) syncDir(dir, files[0]!.file);
+}

@@ -8,10 +8,10 @@ import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
 import { jobDifference } from './difference.js';
 import { type ResultsFile, loadResults, sortLines } from './csv.js';
-import { writeAtomic } from './fileio.js';
+import { writeAtomicAll } from './fileio.js';
 import { metaPath, summaryPath } from './names.js';
 import { type RowFields, checkHeader, columnsOf, headerOf, rowFields } from './rows.js';
-import { type Meta, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
+import { type Meta, type SummaryFile, META_FORMAT, emptyWithSidecar, metaText, readMeta, summaryText } from './sidecar.js';
 import { machine, gitCommit, toolVersion } from './machine.js';
 import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
 import { rangeLabel } from './report.js';
@@ -204,9 +204,11 @@ export function mergeParts(files: readonly string[], out: string, command: strin
   return { meta, header, lines, summary, unhashed: parts.filter((p) => !p.hashed).map((p) => p.file) };
 }
 
-/** Writes a merge: the combined CSV and its sidecars. */
+/** Writes a merge: the combined CSV and its sidecars, all three or none (a full disk leaves no part of them). */
 export function writeMerged(out: string, m: Merged): void {
-  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''), 'merged file');
-  writeMeta(out, m.meta);
-  writeSummary(out, m.summary);
+  writeAtomicAll([
+    { file: out, text: [m.header, ...m.lines].map((l) => l + '\n').join(''), what: 'merged file' },
+    { file: metaPath(out), text: metaText(m.meta), what: 'sidecar' },
+    { file: summaryPath(out), text: summaryText(m.summary), what: 'sidecar' },
+  ]);
 }

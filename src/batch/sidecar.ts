@@ -244,9 +244,12 @@ class Shape {
   }
 }
 
+/** A sidecar's text. */
+export const metaText = (meta: Meta): string => JSON.stringify(meta, null, 2) + '\n';
+
 /** Writes a results file's sidecar; `fence` (the lock's check) is called just before it replaces the old one. */
 export function writeMeta(csv: string, meta: Meta, fence?: () => void): void {
-  writeAtomic(metaPath(csv), JSON.stringify(meta, null, 2) + '\n', 'sidecar', { fence });
+  writeAtomic(metaPath(csv), metaText(meta), 'sidecar', { fence });
 }
 
 export interface SummaryFile extends Summary {
@@ -259,8 +262,11 @@ export interface SummaryFile extends Summary {
   readonly speed: { readonly deals: number; readonly seconds: number; readonly dealsPerSecond: number | null; readonly note: string };
 }
 
+/** A summary file's text. */
+export const summaryText = (s: SummaryFile): string => JSON.stringify(s, null, 2) + '\n';
+
 export function writeSummary(csv: string, s: SummaryFile, fence?: () => void): void {
-  writeAtomic(summaryPath(csv), JSON.stringify(s, null, 2) + '\n', 'sidecar', { fence });
+  writeAtomic(summaryPath(csv), summaryText(s), 'sidecar', { fence });
 }
 
 /** What an empty results file (not even its header) with a sidecar is: rows lost, which a run must not paper over. */
