@@ -16,6 +16,7 @@ import {
   solverPresets, startWith,
 } from '../solver-api.js';
 import { THREADS_EPILOGUE, THREADS_HELP, solveOnThreads, threadOptions, threadReportOptions, threadsFromFlag, threadsText } from '../threads.js';
+import { usefulMemoryMB } from '../../solver/memory-floor.js';
 
 /** Exit status when the solver returns a solution that fails to verify: a solver bug. */
 export const EXIT_SOLUTION_BUG = 3;
@@ -111,7 +112,7 @@ export function solveOptionsFromFlags(o: SolveCliOptions): CliSolveOptions {
   }
   if (o.maxNodes !== undefined) opts.maxNodes = positiveInteger('--max-nodes', o.maxNodes);
   if (o.maxSeconds !== undefined) opts.maxSeconds = positiveNumber('--max-seconds', o.maxSeconds);
-  if (o.maxMemory !== undefined) opts.maxMemoryMB = positiveNumber('--max-memory', o.maxMemory);
+  if (o.maxMemory !== undefined) opts.maxMemoryMB = usefulMemoryMB('--max-memory', positiveNumber('--max-memory', o.maxMemory));
   const tactics = tacticsFromFlags(o);
   if (tactics !== undefined) opts.tactics = tactics;
   return opts;

@@ -16,6 +16,7 @@ import { notesAfterWorkers, out, prefixed, run, examples } from '../common.js';
 import { positiveInteger, positiveNumber, workersOption } from '../solver-api.js';
 import { commandLine } from './batch.js';
 import { reportSolutionBug, tacticsFromFlags } from './solve.js';
+import { usefulMemoryMB } from '../../solver/memory-floor.js';
 
 /** The options of phase 1's budget and phase 2 (addPhase2Options), as commander gives them. */
 export interface PhaseCliOptions {
@@ -63,7 +64,7 @@ export function longBudgets(o: { longNodes?: string; longSeconds?: string; longM
   return {
     ...(nodes !== undefined ? { nodes } : {}),
     ...(seconds !== undefined ? { seconds } : {}),
-    memory: positiveNumber('--long-memory', o.longMemory),
+    memory: usefulMemoryMB('--long-memory', positiveNumber('--long-memory', o.longMemory)),
     ...(prove !== undefined ? { prove } : {}),
   };
 }
