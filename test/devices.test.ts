@@ -91,6 +91,12 @@ describe('FIFOs where results go', () => {
     expectUsageError(bounded([...BATCH, '--out', path('locked.csv')]), /^limited: cannot read lock file '.*locked\.csv\.lock': it is a named pipe \(FIFO\), not a regular file$/);
   });
 
+  it('bench --deal-set a FIFO or /dev/zero: refused, not read (bench holds its signal handlers)', () => {
+    const fifo = mkfifo('set.json');
+    expectUsageError(bounded(['bench', '--deal-set', fifo, '--out-dir', path('set-bench')]), /^limited: cannot read deal set '.*set\.json': it is a named pipe \(FIFO\), not a regular file$/);
+    expectUsageError(bounded(['bench', '--deal-set', '/dev/zero', '--out-dir', path('zero-bench')]), /^limited: cannot read deal set '\/dev\/zero': it is a character device, not a regular file$/);
+  });
+
   it('merge of a FIFO: refused, not read', () => {
     const fifo = mkfifo('part.csv');
     copyFileSync(join(ROOT, 'test', 'fixtures', 'batch', 'greedy.meta.json'), path('part.meta.json'));

@@ -18,7 +18,6 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { statSync } from 'node:fs';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
 import { type ResultsFile, appendDurable, createResults, lineDeal, loadResults, ownFile, remakeResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';

@@ -13,11 +13,11 @@
  * same on any machine and with any worker count, and so is the signature: the total of the
  * nodes over all deals and heuristics. A change in it means the search changed.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
 import { csvText } from '../batch/csv.js';
-import { checkWritable, makeDir, writeAtomic } from '../batch/fileio.js';
+import { checkWritable, makeDir, readRegular, writeAtomic } from '../batch/fileio.js';
 import { dealMaker } from '../batch/job.js';
 import { type CompactRow, limitOf, verdictOf } from '../batch/rows.js';
 import { gitCommit, machine, toolVersion } from '../batch/machine.js';
@@ -45,7 +45,7 @@ export const BENCH_FORMAT = 'limited-bench/1';
 /** Is `file` a bench.json that limited bench wrote (any version of its format)? */
 function isBenchJson(file: string): boolean {
   try {
-    const j = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown } | null;
+    const j = JSON.parse(readRegular(file, 'benchmark file') ?? '') as { format?: unknown } | null;
     return typeof j?.format === 'string' && j.format.startsWith('limited-bench/');
   } catch {
     return false;
