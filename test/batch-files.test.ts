@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
-  appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync,
+  appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { UserError } from '../src/game/index.js';
 import { writeAtomic, writeFully } from '../src/util/fileio.js';
 import { parseCsvLine } from '../src/batch/csv.js';
 import { readMeta } from '../src/batch/sidecar.js';
+import { hashRows } from '../src/batch/rowhash.js';
 import { MAIN, ROOT, type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'batch');
@@ -145,22 +146,27 @@ describe('a full disk', () => {
     expect(() => writeFully(3, buf, () => 0)).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
   });
 
-  it('writeAtomic onto a full device keeps the old file and says so in one line', () => {
-    if (!existsSync('/dev/full')) return;
+  it('writeAtomic onto a full disk keeps the old file and says so in one line', () => {
     const file = path('keep.csv');
     writeFileSync(file, 'the old rows\n');
-    // The temporary file is /dev/full, where every write fails with ENOSPC.
-    symlinkSync('/dev/full', `${file}.tmp`);
+    // Every write fails with ENOSPC after the first 100 bytes, as on a full disk.
+    let room = 100;
+    const full = (_fd: number, _b: Uint8Array, _off: number, len: number): number => {
+      if (room === 0) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      const n = Math.min(room, len);
+      room -= n;
+      return n;
+    };
     let err: unknown;
     try {
-      writeAtomic(file, 'new rows\n'.repeat(1000), 'results file');
+      writeAtomic(file, 'new rows\n'.repeat(1000), 'results file', { write: full });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toBe(`cannot write results file '${file}': no space left on the device`);
     expect(readFileSync(file, 'utf8')).toBe('the old rows\n');
-    expect(existsSync(`${file}.tmp`)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('keep.csv.'))).toEqual([]);
   });
 
   const SMALL = ['--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress', '--workers', '1'];
@@ -188,6 +194,23 @@ describe('a full disk', () => {
       expect(readFileSync(out, 'utf8').split('\n').slice(1, -1).map((l) => Number(l.split(',')[0]))).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
       expect(rowsOf(out)).toEqual(rowsOf(path('ref/full.csv')));
       expect(JSON.parse(readFileSync(join(mnt, 'full.meta.json'), 'utf8')).complete).toBe(true);
+    });
+  });
+
+  it.skipIf(!MOUNT)('merge --out onto a full disk leaves none of its files; the same command succeeds once there is room', async () => {
+    copyFixtures();
+    const parts = [path('solve.shard-1-of-2.csv'), path('solve.shard-2-of-2.csv')];
+    ok(['merge', ...parts, '--out', path('ref-merge/m.csv')]);
+    // Room for the merged CSV, not for its sidecars as well.
+    await withTmpfs('fs3', 4 * pages(statSync(path('ref-merge/m.csv')).size), (mnt) => {
+      const out = join(mnt, 'm.csv');
+      const r = runCli(['merge', ...parts, '--out', out]);
+      expectStopped(r, /^limited: cannot write (merged file|sidecar) '.*m\.(csv|meta\.json|summary\.json)': no space left on the device$/);
+      expect(readdirSync(mnt)).toEqual([]);
+      remount(mnt, 4096);
+      ok(['merge', ...parts, '--out', out]);
+      expect(readFileSync(out, 'utf8')).toBe(readFileSync(path('ref-merge/m.csv'), 'utf8'));
+      expect(readdirSync(mnt).sort()).toEqual(['m.csv', 'm.meta.json', 'm.summary.json']);
     });
   });
 
@@ -223,8 +246,8 @@ interface Background {
   readonly done: Promise<{ status: number | null; stderr: string }>;
 }
 
-function background(args: string[], host: string): Background {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LIMITED_HOSTNAME: host } });
+function background(args: string[], host: string, env: Record<string, string> = {}): Background {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LIMITED_HOSTNAME: host, ...env } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<{ status: number | null; stderr: string }>((res) => child.on('close', (status) => res({ status, stderr })));
@@ -320,11 +343,96 @@ describe('a run that finds its file or its lock not its own', () => {
       const r = await a.done;
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n').pop()).toMatch(
-        /^limited: the lock of '.*taken\.csv' was taken by another run \(host beta, process 4242\) while this one wrote it: stopped; \d+ of 3000 deals are in .*taken\.csv: run the same command again to resume$/,
+        /^limited: the lock of '.*taken\.csv' was taken by another run \(host beta, process 4242\) while this one wrote it: stopped, writing nothing more \(the file is that run's now\)$/,
       );
       // The lock is the other run's: left as it is.
       expect(JSON.parse(readFileSync(`${out}.lock`, 'utf8')).host).toBe('beta');
     } finally {
+      a.child.kill('SIGKILL');
+      await a.done;
+    }
+  }, 180_000);
+});
+
+/**
+ * A batch in the background that stalls before the write of its `n`th append, as a write to a
+ * hung NFS server does, until `go` (the test hook LIMITED_TEST_STALL). While it stalls its
+ * main thread is blocked: no renewal of its lock, no timer, no signal handler runs.
+ */
+function stalling(args: string[], host: string, n: number, name: string): Background & { stalled: () => Promise<void>; go: () => void } {
+  const hook = path(`stall-${name}`);
+  mkdirSync(hook);
+  const run = background(args, host, { LIMITED_TEST_STALL: `${n}:${hook}` });
+  return {
+    ...run,
+    stalled: async () => {
+      while (!existsSync(join(hook, 'stalled'))) {
+        if (run.child.exitCode !== null) throw new Error(`the run ended before it stalled: ${(await run.done).stderr}`);
+        await new Promise((res) => setTimeout(res, 10));
+      }
+    },
+    go: () => writeFileSync(join(hook, 'go'), ''),
+  };
+}
+
+/** A small run of one deal a chunk (an append a deal), quick enough to finish in a test. */
+const STALL = ['batch', '--from', '1', '--count', '40', '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--chunk', '1', '--workers', '1', '--no-progress'];
+
+describe('a writer that stalls past its lease (fencing)', () => {
+  it('its stalled append cannot reach the file of the run that took over: every deal once, that run completes', async () => {
+    ok([...STALL, '--out', path('fence-ref.csv')]);
+    const out = path('fence.csv');
+    const a = stalling([...STALL, '--out', out], 'alpha', 3, 'fence-a');
+    let b: ReturnType<typeof stalling> | undefined;
+    try {
+      await a.stalled();
+      // alpha hangs past its lease (its renewals hang with it); beta takes the file over and
+      // is itself between its checks and its write when alpha's write lands.
+      renewedAgo(`${out}.lock`, 61);
+      b = stalling([...STALL, '--out', out], 'beta', 3, 'fence-b');
+      await b.stalled();
+      a.go();
+      const ra = await a.done;
+      b.go();
+      const rb = await b.done;
+      // beta's file is beta's alone: it completes it, each deal once.
+      expect(rb.status, rb.stderr).toBe(0);
+      expect(rowsOf(out)).toEqual(rowsOf(path('fence-ref.csv')));
+      expect(ra.status, ra.stderr).toBe(2);
+      expect(ra.stderr.trim().split('\n').pop()).toMatch(/^limited: the lock of '.*fence\.csv' was taken by another run \(host beta, process \d+\) while this one wrote it: stopped, writing nothing more \(the file is that run's now\)$/);
+    } finally {
+      for (const r of [a, b]) {
+        if (!r) continue;
+        r.go();
+        r.child.kill('SIGKILL');
+        await r.done;
+      }
+    }
+    expect(ok([...STALL, '--out', out]).stderr).toMatch(/40 of 40 deals already done/);
+  }, 180_000);
+
+  it('a run stopped (SIGSTOP) past its lease, continued after the other run completed the file, writes nothing more', async () => {
+    const out = path('stopped.csv');
+    const a = stalling([...STALL, '--out', out], 'alpha', 3, 'stopped-a');
+    try {
+      await a.stalled();
+      a.child.kill('SIGSTOP');
+      a.go();
+      renewedAgo(`${out}.lock`, 61);
+      ok([...STALL, '--out', out], { LIMITED_HOSTNAME: 'beta' });
+      const files = ['stopped.csv', 'stopped.meta.json', 'stopped.summary.json'];
+      const before = files.map((f) => readFileSync(path(f), 'utf8'));
+      expect(JSON.parse(before[1]!).complete).toBe(true);
+      a.child.kill('SIGCONT');
+      const ra = await a.done;
+      // The winner's files, byte for byte; no temporary file or lock left behind.
+      expect(files.map((f) => readFileSync(path(f), 'utf8'))).toEqual(before);
+      expect(readdirSync(dir).filter((f) => f.startsWith('stopped.') && !files.includes(f))).toEqual([]);
+      expect(ra.status, ra.stderr).toBe(2);
+      // beta has let its lock go: gone, rather than another's.
+      expect(ra.stderr.trim().split('\n').pop()).toMatch(/^limited: the lock of '.*stopped\.csv' \(stopped\.csv\.lock\) was removed while this run wrote it: stopped, writing nothing more$/);
+    } finally {
+      a.child.kill('SIGCONT');
       a.child.kill('SIGKILL');
       await a.done;
     }
@@ -369,6 +477,29 @@ describe('damaged rows: resume and merge check every field of every row', () => 
     const name = `bad-${column}-${line}`;
     const csv = damaged(`${name}.shard-1-of-2`, withField(SHARD1, line, column, value), SHARD1);
     checkRefused(name, csv, pattern);
+  });
+
+  // Damage that keeps a row's fields in agreement: what the row implies is checked too.
+  it.each([
+    ['an unknown row relabelled won, with a solution, short of all cards home', 13, { verdict: 'won', limit: '', solution_length: '40' }, /line 13: best_home 21 with verdict won: a won row has all 24 cards home$/],
+    ['a won row relabelled unsolvable, every card still home', 2, { verdict: 'unsolvable', solution_length: '0' }, /line 2: best_home 24 with verdict unsolvable: only a won row has all 24 cards home$/],
+    ['a won row with few cards home', 4, { best_home: '10' }, /line 4: best_home 10 with verdict won: a won row has all 24 cards home$/],
+    ['nodes far past the node budget', 3, { nodes: '999999' }, /line 3: nodes 999999 with max_nodes 5000: more than 2 times the node budget, which no search spends$/],
+    ['a deal number written with a leading zero', 6, { deal: '05' }, /line 6: deal '05' is not written as limited writes numbers \('5'\)$/],
+    ['a count written with a leading zero', 7, { states: '031' }, /line 7: states '031' is not written as limited writes numbers \('31'\)$/],
+    ['milliseconds with a trailing zero', 7, { ms: '0.8630' }, /line 7: ms '0\.8630' is not written as limited writes numbers \('0\.863'\)$/],
+  ])('%s', (_what, line, fields, pattern) => {
+    const name = `implied-${line}-${Object.keys(fields).join('-')}`;
+    const [first, ...rest] = Object.entries(fields);
+    const csv = damaged(`${name}.shard-1-of-2`, withField(SHARD1, line, first![0], first![1], Object.fromEntries(rest)), SHARD1);
+    checkRefused(name, csv, pattern);
+  });
+
+  it("a player's lost game with every card home", () => {
+    const lines = readFileSync(join(FIXTURES, 'greedy.csv'), 'utf8').split('\n');
+    const lost = lines.findIndex((l) => l.includes(',lost,')) + 1;
+    const csv = damaged('lost-home', withField('greedy.csv', lost, 'home', '24'), 'greedy.csv');
+    expectUsageError(runCli(['merge', csv]), new RegExp(`lost-home\\.csv, line ${lost}: home 24 with verdict lost: a game with all 24 cards home is won$`));
   });
 
   it('a row flipped from unknown,nodes to won, (no solution)', () => {
@@ -444,5 +575,90 @@ describe('damaged rows: resume and merge check every field of every row', () => 
     writeFileSync(path('side-json.meta.json'), '{"format": "limited-batch/1",');
     copyFileSync(join(FIXTURES, 'greedy.csv'), path('side-json.csv'));
     expectUsageError(runCli(['merge', path('side-json.csv')]), /side-json\.meta\.json: not valid JSON/);
+  });
+});
+
+describe('rows that prove themselves: the row hash in the sidecar', () => {
+  const HASHED = ['--from', '1', '--count', '40', '--size', '1x6,5x3', '--preset', 'fast', '--max-nodes', '5000', '--no-progress', '--workers', '1'];
+
+  /** A complete file of this version (its sidecar has a row hash) named `name`.csv. */
+  function hashedRun(name: string, extra: string[] = []): string {
+    const out = path(`${name}.csv`);
+    ok(['batch', ...HASHED, ...extra, '--out', out]);
+    const meta = JSON.parse(readFileSync(path(`${name}.meta.json`), 'utf8'));
+    expect(meta.rows).toBe(40);
+    expect(meta.rowsHash).toMatch(/^[0-9a-f]{16}$/);
+    return out;
+  }
+
+  const NOT_AS_WRITTEN = /is not as the runs named in its sidecar wrote it: its first 40 rows hash to [0-9a-f]{16}, its sidecar says [0-9a-f]{16} \(a row changed, added or taken away since, or the sidecar of another file\); restore it, or remove it and its sidecars to start again$/;
+
+  it('a row changed consistently (its milliseconds) is refused by resume and merge', () => {
+    const out = hashedRun('consistent');
+    const lines = readFileSync(out, 'utf8').split('\n');
+    const f = parseCsvLine(lines[5]!);
+    f[f.length - 1] = String(Number(f[f.length - 1]) + 1);
+    lines[5] = f.join(',');
+    writeFileSync(out, lines.join('\n'));
+    expectUsageError(runCli(['batch', ...HASHED, '--out', out]), NOT_AS_WRITTEN);
+    expectUsageError(runCli(['merge', out]), NOT_AS_WRITTEN);
+  });
+
+  it('rows and sidecar both relabelled to another budget are refused by merge and resume', () => {
+    const out = hashedRun('relabelled');
+    writeFileSync(out, readFileSync(out, 'utf8').replace(/,5000,,2048,/g, ',6000,,2048,'));
+    const metaFile = path('relabelled.meta.json');
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+    meta.job.solver.maxNodes = 6000;
+    meta.job.budgets.maxNodes = 6000;
+    writeFileSync(metaFile, JSON.stringify(meta, null, 2));
+    expectUsageError(runCli(['merge', out]), NOT_AS_WRITTEN);
+    expectUsageError(runCli(['batch', ...HASHED.map((a) => (a === '5000' ? '6000' : a)), '--out', out]), NOT_AS_WRITTEN);
+  });
+
+  it('a header-only CSV whose sidecar records deals done is refused, not computed again (hashed and earlier sidecars)', () => {
+    const out = hashedRun('header-only');
+    writeFileSync(out, readFileSync(out, 'utf8').split('\n')[0] + '\n');
+    const lost = (n: number, name: string): RegExp =>
+      new RegExp(`^limited: '.*${name}\\.csv' holds 0 rows, but its sidecar '.*${name}\\.meta\\.json' records ${n} deals done and the file complete: rows were lost`);
+    expectUsageError(runCli(['batch', ...HASHED, '--out', out]), lost(40, 'header-only'));
+    expectUsageError(runCli(['merge', out]), lost(40, 'header-only'));
+    // A sidecar of an earlier version: the deals its runs counted.
+    const old = damaged('old-header-only', readFileSync(join(FIXTURES, 'greedy.csv'), 'utf8').split('\n')[0] + '\n', 'greedy.csv');
+    expectUsageError(runCli(['batch', ...GREEDY, '--out', old]), lost(100, 'old-header-only'));
+    expectUsageError(runCli(['merge', old]), lost(100, 'old-header-only'));
+  });
+
+  it('a sidecar of an earlier version (no hash) is read with a note; a run that resumes it writes the hash', () => {
+    copyFixtures();
+    const r = ok(['merge', path('solve.shard-1-of-2.csv'), path('solve.shard-2-of-2.csv'), '--out', path('old-merged.csv')]);
+    expect(r.stderr).toMatch(/^limited: note: '.*solve\.shard-1-of-2\.meta\.json' has no row hash \(an earlier version wrote it\): the rows of '.*solve\.shard-1-of-2\.csv' were checked one by one only$/m);
+    // The merge of unhashed parts is itself hashed.
+    expect(JSON.parse(readFileSync(path('old-merged.meta.json'), 'utf8')).rows).toBe(60);
+    // An unfinished file whose sidecar has no hash (an earlier version stopped it): resumed, then hashed.
+    const out = hashedRun('was-unhashed');
+    const lines = readFileSync(out, 'utf8').split('\n');
+    writeFileSync(out, lines.slice(0, 31).join('\n') + '\n');
+    const metaFile = path('was-unhashed.meta.json');
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+    delete meta.rows;
+    delete meta.rowsHash;
+    meta.complete = false;
+    meta.sessions[0].deals = 30;
+    writeFileSync(metaFile, JSON.stringify(meta, null, 2));
+    const again = ok(['batch', ...HASHED, '--out', out]);
+    expect(again.stderr).toMatch(/has no row hash \(an earlier version wrote it\)/);
+    expect(again.stderr).toMatch(/30 of 40 deals already done/);
+    const after = JSON.parse(readFileSync(metaFile, 'utf8'));
+    expect(after.rows).toBe(40);
+    expect(ok(['merge', out]).stderr).toBe('');
+  });
+
+  it('the row hash is FNV-1a 64 of each row summed modulo 2^64, whatever the order of the rows', () => {
+    expect(hashRows(['a']).hex).toBe('af63dc4c8601ec8c');
+    expect(hashRows(['foobar']).hex).toBe('85944171f73967e8');
+    expect(hashRows(['x', 'y']).hex).toBe(hashRows(['y', 'x']).hex);
+    // Non-ASCII text is hashed as its UTF-8 bytes.
+    expect(hashRows(['\u00e9']).hex).toBe('0ac21707b7181e01');
   });
 });

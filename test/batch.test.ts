@@ -18,7 +18,7 @@ import { pairedDifference, percentile, summarize, wilsonHigh, wilsonLow, winInte
 import { BOOK, PYSOL, parseSize } from '../src/game/index.js';
 import { PROBE_MEGABYTES, chaseCycle, formatReadings, memoryLine, readNanoseconds } from '../src/batch/machine.js';
 
-import { MAIN, ROOT, type Result, expectUsageError, resultRows as rows, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, ROOT, type Result, expectUsageError, killedSidecar, resultRows as rows, runCli, withTempDir } from './cli-helpers.js';
 
 const cli = (args: string[], env: Record<string, string> = {}): Result => runCli(args, { env });
 
@@ -306,7 +306,7 @@ describe('limited batch', () => {
     const text = readFileSync(path('w1.csv'), 'utf8').split('\n');
     // Header and 120 whole rows, then half of the next row (no newline).
     writeFileSync(path('torn.csv'), text.slice(0, 121).join('\n') + '\n' + text[121]!.slice(0, 15));
-    writeFileSync(path('torn.meta.json'), readFileSync(path('w1.meta.json'), 'utf8'));
+    writeFileSync(path('torn.meta.json'), killedSidecar(readFileSync(path('w1.meta.json'), 'utf8'), text.slice(0, 121), 100));
     const r = ok(['batch', ...RANGE, ...SMALL, '--workers', '1', '--out', path('torn.csv')]);
     expect(r.stderr).toMatch(/dropped a torn last row/);
     expect(r.stderr).toMatch(/120 of 300 deals already done/);
@@ -453,8 +453,7 @@ describe('limited batch --player', () => {
     // What a killed run leaves: some rows (not in order), a torn last line, a sidecar not complete.
     const kept = [whole[0]!, ...whole.slice(1, 2001).filter((_, i) => i % 3 !== 1), whole[1500]!.slice(0, 9)];
     writeFileSync(path('pr.csv'), kept.join('\n'));
-    const meta = JSON.parse(readFileSync(path('p1.meta.json'), 'utf8'));
-    writeFileSync(path('pr.meta.json'), JSON.stringify({ ...meta, complete: false, endedAt: null }));
+    writeFileSync(path('pr.meta.json'), killedSidecar(readFileSync(path('p1.meta.json'), 'utf8'), kept.slice(0, -1), 1200));
     const r = ok(['batch', ...PLAY_RANGE, ...PLAY, '--workers', '2', '--out', path('pr.csv')]);
     expect(r.stderr).toMatch(/dropped a torn last row/);
     expect(r.stderr).toMatch(/resuming .*: 1333 of 2000 deals already done/);

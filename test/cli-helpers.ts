@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { parseCsvLine } from '../src/batch/csv.js';
+import { hashRows } from '../src/batch/rowhash.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -94,4 +95,17 @@ export async function afterCpuSeconds(pid: number, seconds: number): Promise<voi
     if (f[0] === 'Z' || (Number(f[11]) + Number(f[12])) / 100 >= seconds) return;
     await new Promise((res) => setTimeout(res, 20));
   }
+}
+
+/**
+ * The sidecar (JSON text) a run killed after writing `csvLines` (the file's lines, header
+ * first, whole rows) leaves, made from a complete run's sidecar `metaText`: not complete, its
+ * last run still 'running', and its row count and hash those of the first `hashed` rows, as
+ * last saved (a run saves them every few seconds, so they may lag the file).
+ */
+export function killedSidecar(metaText: string, csvLines: readonly string[], hashed: number): string {
+  const meta = JSON.parse(metaText) as Record<string, any>;
+  const rows = csvLines.slice(1).filter((l) => l !== '');
+  const last = { ...meta['sessions'].at(-1), deals: hashed, status: 'running', endedAt: null };
+  return JSON.stringify({ ...meta, complete: false, endedAt: null, rows: hashed, rowsHash: hashRows(rows, hashed).hex, sessions: [last] }, null, 2);
 }

@@ -12,7 +12,7 @@ import { pairedDifference, wilsonHigh, wilsonLow } from '../src/batch/stats.js';
 import { TACTICS_COLUMNS } from '../src/experiment/tactics-report.js';
 import { type ChartLine, tacticsSvg } from '../src/experiment/tactics-chart.js';
 import { type Group } from '../src/experiment/matrix.js';
-import { type Result, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { type Result, expectUsageError, killedSidecar, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;
 withTempDir('limited-experiment-', (d) => (dir = d));
@@ -234,7 +234,7 @@ describe('limited experiment tactics', () => {
     const lines = whole.split('\n');
     writeFileSync(file, lines.slice(0, 150).join('\n') + '\n' + lines[150]!.slice(0, 5));
     const metaFile = join(out(), 'greedy-never-hold.meta.json');
-    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), complete: false }));
+    writeFileSync(metaFile, killedSidecar(readFileSync(metaFile, 'utf8'), lines.slice(0, 150), 120));
     const resumed = ok([...TINY, '--out-dir', out()]);
     expect(resumed.stderr).toMatch(/row 8\/27 greedy-never-hold: greedy never\/hold, deals 11-410 ->/);
     expect(resumed.stderr).toMatch(/resuming .*greedy-never-hold\.csv: 149 of 400 deals already done/);

@@ -2,9 +2,10 @@
  * deploy/k8s-indexed-job.yaml against the Kubernetes API: the schema of every field
  * (kubernetes-models, whose validators ajv compiled from the API's OpenAPI document of
  * Kubernetes 1.33), no field the API does not know (what `kubectl apply` refuses by default),
- * the rules between fields that the API server checks and a schema cannot say, and that the
- * workers' memory caps fit the pod's memory limit. The checks are tried on broken copies too,
- * so each can fail.
+ * the rules between fields that the API server checks and a schema cannot say (counts >= 0,
+ * names, what a field names being there, resource names and quantities, the Job's failure
+ * rules), and that the workers' memory caps fit the pod's memory limit. The checks are tried
+ * on broken copies too, so each can fail; deploy/README.md says what stays unchecked offline.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +88,9 @@ function jobRules(doc: Doc): string[] {
   if (spec.maxFailedIndexes !== undefined && spec.backoffLimitPerIndex === undefined) problems.push('maxFailedIndexes needs backoffLimitPerIndex');
   // completionMode Indexed: ".spec.completions must be specified".
   if (spec.completionMode === 'Indexed' && spec.completions === undefined) problems.push('completionMode Indexed needs completions');
+  // Counts the API server takes only when >= 0 (its ValidateNonnegativeField; the schema says integer only).
+  for (const k of ['parallelism', 'completions', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes'])
+    if (typeof spec[k] === 'number' && spec[k] < 0) problems.push(`${k} ${spec[k]}: must be >= 0`);
   if (spec.podFailurePolicy !== undefined) {
     // podFailurePolicy: "This field cannot be used in combination with restartPolicy=OnFailure."
     if (restart !== 'Never') problems.push(`podFailurePolicy needs restartPolicy Never, not ${restart}`);
@@ -95,16 +99,117 @@ function jobRules(doc: Doc): string[] {
       problems.push('a FailIndex rule needs backoffLimitPerIndex');
     // podReplacementPolicy: "When using podFailurePolicy, Failed is the the only allowed value."
     if (spec.podReplacementPolicy !== undefined && spec.podReplacementPolicy !== 'Failed') problems.push('podFailurePolicy needs podReplacementPolicy Failed');
+    (spec.podFailurePolicy.rules ?? []).forEach((r: Doc, i: number) => {
+      // "One of onExitCodes and onPodConditions, but not both, can be used in each rule."
+      if ((r.onExitCodes === undefined) === (r.onPodConditions === undefined)) problems.push(`podFailurePolicy rule ${i}: one of onExitCodes and onPodConditions, not ${r.onExitCodes ? 'both' : 'neither'}`);
+      // values: "must be ordered and must not contain duplicates. Value '0' cannot be used for
+      // the In operator. At least one element is required. At most 255 elements are allowed."
+      const values: number[] | undefined = r.onExitCodes?.values;
+      if (values !== undefined) {
+        if (r.onExitCodes.operator === 'In' && values.includes(0)) problems.push(`podFailurePolicy rule ${i}: exit code 0 with operator In`);
+        if (values.length < 1 || values.length > 255) problems.push(`podFailurePolicy rule ${i}: ${values.length} exit codes, not 1 to 255`);
+        if (values.some((v, k) => k > 0 && v <= values[k - 1]!)) problems.push(`podFailurePolicy rule ${i}: exit codes not in increasing order without duplicates`);
+      }
+    });
   }
   return problems;
 }
 
-/** A Kubernetes quantity in its base unit (cores, bytes): 4, 500m, 4Gi, 1.5G. */
+/**
+ * A Kubernetes quantity in its base unit (cores, bytes): 4, 500m, 4Gi, 1.5G, 1e3; NaN when it is
+ * not one (the API's grammar: a signed decimal number, then a binary suffix Ki..Ei, a decimal
+ * one n u m k M G T P E, or an exponent).
+ */
 function quantity(q: string | number): number {
-  const m = /^([0-9.]+)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(String(q));
-  if (!m) throw new Error(`not a quantity I read: ${q}`);
-  const scale: Record<string, number> = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
-  return Number(m[1]) * (m[2] ? scale[m[2]]! : 1);
+  const m = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/.exec(String(q));
+  if (!m) return NaN;
+  const scale: Record<string, number> = {
+    n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+  };
+  const suffix = m[2];
+  return Number(m[1]) * (suffix === undefined ? 1 : /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : scale[suffix]!);
+}
+
+/** A DNS-1123 label (`DNS_LABEL`): at most 63 lower-case letters, digits and '-', a letter or digit at each end. */
+const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A DNS-1123 subdomain: labels joined by '.'. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The names the API server checks and the schema (plain strings) cannot: "The name of a Job
+ * must be a valid DNS subdomain value ... no longer than 63 characters" (it is the value of
+ * its pods' job-name label; https://kubernetes.io/docs/concepts/workloads/controllers/job/);
+ * a container's and a volume's name are each a DNS_LABEL, unique within the pod
+ * (kubernetes-models' v1/Container.d.ts, v1/Volume.d.ts).
+ */
+function nameRules(doc: Doc): string[] {
+  const problems: string[] = [];
+  const name = doc.metadata?.name;
+  if (typeof name !== 'string' || !DNS_SUBDOMAIN.test(name) || name.length > 63)
+    problems.push(`metadata.name ${JSON.stringify(name)}: a Job's name is a DNS subdomain of at most 63 characters`);
+  const pod = doc.spec?.template?.spec ?? {};
+  for (const [list, what] of [[[...(pod.initContainers ?? []), ...(pod.containers ?? [])], 'container'], [pod.volumes ?? [], 'volume']] as const) {
+    const seen = new Set<string>();
+    for (const x of list as Doc[]) {
+      if (typeof x.name === 'string' && !DNS_LABEL.test(x.name)) problems.push(`${what} name ${JSON.stringify(x.name)}: not a DNS-1123 label`);
+      if (seen.has(x.name)) problems.push(`${what} name ${JSON.stringify(x.name)} is given twice`);
+      seen.add(x.name);
+    }
+  }
+  return problems;
+}
+
+/**
+ * What a field names must be there: a volumeMount's name "must match the Name of a Volume"
+ * (v1/VolumeMount.d.ts); a podFailurePolicy rule's containerName "should match one the
+ * container or initContainer names in the pod template" (batch/v1/PodFailurePolicyOnExitCodesRequirement.d.ts),
+ * and so must a resourceFieldRef's containerName.
+ */
+function references(doc: Doc): string[] {
+  const problems: string[] = [];
+  const pod = doc.spec?.template?.spec ?? {};
+  const containers: Doc[] = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
+  const containerNames = new Set(containers.map((c) => c.name));
+  const volumes = new Set((pod.volumes ?? []).map((v: Doc) => v.name));
+  for (const c of containers) {
+    for (const m of c.volumeMounts ?? []) if (!volumes.has(m.name)) problems.push(`container ${c.name}: volumeMount ${JSON.stringify(m.name)} names no volume of the pod`);
+    for (const e of c.env ?? []) {
+      const ref = e.valueFrom?.resourceFieldRef;
+      if (ref?.containerName !== undefined && !containerNames.has(ref.containerName)) problems.push(`env ${e.name}: resourceFieldRef.containerName ${JSON.stringify(ref.containerName)} names no container`);
+    }
+  }
+  for (const r of doc.spec?.podFailurePolicy?.rules ?? []) {
+    const name = r.onExitCodes?.containerName;
+    if (name !== undefined && !containerNames.has(name)) problems.push(`podFailurePolicy: containerName ${JSON.stringify(name)} names no container`);
+  }
+  return problems;
+}
+
+/** The resources every container may name without a domain (v1 ResourceName): the rest must be qualified (example.com/gpu). */
+const STANDARD_RESOURCES = /^(cpu|memory|ephemeral-storage|hugepages-.+)$/;
+
+/**
+ * A container's resources: each name a standard resource or a qualified one (the API refuses
+ * `cpuu`), each value a quantity >= 0, and "Requests cannot exceed Limits"
+ * (v1/ResourceRequirements.d.ts).
+ */
+function resourceRules(doc: Doc): string[] {
+  const problems: string[] = [];
+  const pod = doc.spec?.template?.spec ?? {};
+  for (const c of [...(pod.initContainers ?? []), ...(pod.containers ?? [])] as Doc[]) {
+    const { requests = {}, limits = {} } = c.resources ?? {};
+    for (const [kind, set] of [['requests', requests], ['limits', limits]] as const)
+      for (const [name, value] of Object.entries(set as Record<string, string | number>)) {
+        if (!STANDARD_RESOURCES.test(name) && !/^[a-z0-9.-]+\/[A-Za-z0-9._-]+$/.test(name)) problems.push(`container ${c.name}: ${kind}.${name}: not a resource name the API knows (cpu, memory, ephemeral-storage, hugepages-*, or domain/name)`);
+        const q = quantity(value);
+        if (!(q >= 0)) problems.push(`container ${c.name}: ${kind}.${name} ${JSON.stringify(value)}: not a quantity >= 0`);
+      }
+    for (const [name, value] of Object.entries(requests as Record<string, string | number>)) {
+      const limit = (limits as Record<string, string | number>)[name];
+      if (limit !== undefined && quantity(value) > quantity(limit)) problems.push(`container ${c.name}: requests.${name} ${value} is more than limits.${name} ${limit}`);
+    }
+  }
+  return problems;
 }
 
 /**
@@ -145,6 +250,9 @@ function problems(doc: Doc): string[] {
     ...schemaErrors(doc).map((e) => `schema: ${e.instancePath} ${e.message}`),
     ...unknownFields(doc).map((p) => `unknown field ${p}`),
     ...jobRules(doc),
+    ...nameRules(doc),
+    ...references(doc),
+    ...resourceRules(doc),
     ...memoryPlan(doc).problems,
   ];
 }
@@ -195,7 +303,10 @@ describe('deploy/k8s-indexed-job.yaml', () => {
       'backoffLimitPerIndex needs completionMode Indexed',
     ]);
     expect(broken((d) => (d.spec.parallelism = '10'))).toEqual(['schema: /spec/parallelism must be integer']);
-    expect(broken((d) => delete d.spec.template.spec.containers[0].name)).toEqual(['schema: /spec/template/spec/containers/0 must have required property name']);
+    expect(broken((d) => delete d.spec.template.spec.containers[0].name)).toEqual([
+      'schema: /spec/template/spec/containers/0 must have required property name',
+      'podFailurePolicy: containerName "batch" names no container',
+    ]);
     // The memory: without --max-memory each worker may take the preset's 2048 MiB.
     expect(broken((d) => (d.spec.template.spec.containers[0].args = d.spec.template.spec.containers[0].args.filter((a: string) => !a.startsWith('--max-memory'))))).toEqual([
       '4 workers x --max-memory 2048 MiB + 512 MiB for Node = 8704 MiB > the 4096 MiB limit',
@@ -203,6 +314,41 @@ describe('deploy/k8s-indexed-job.yaml', () => {
     expect(broken((d) => (d.spec.template.spec.containers[0].resources.limits = { cpu: '8', memory: '4Gi' }))).toEqual([
       '8 workers x --max-memory 768 MiB + 512 MiB for Node = 6656 MiB > the 4096 MiB limit',
     ]);
+  });
+
+  it('its check refuses what the API server refuses beyond the schema: counts, names, references, quantities, failure rules', () => {
+    const job = docs()[0];
+    const broken = (change: (d: Doc) => void): string[] => {
+      const d = structuredClone(job);
+      change(d);
+      return problems(d);
+    };
+    const c0 = (d: Doc): Doc => d.spec.template.spec.containers[0];
+    const rules = (d: Doc): Doc[] => d.spec.podFailurePolicy.rules;
+    expect(broken((d) => (d.spec.parallelism = -1))).toEqual(['parallelism -1: must be >= 0']);
+    expect(broken((d) => (d.spec.backoffLimitPerIndex = -5))).toEqual(['backoffLimitPerIndex -5: must be >= 0']);
+    expect(broken((d) => (d.metadata.name = 'Limited_Batch'))).toEqual(['metadata.name "Limited_Batch": a Job\'s name is a DNS subdomain of at most 63 characters']);
+    expect(broken((d) => (d.metadata.name = 'l'.repeat(64)))).toEqual([`metadata.name "${'l'.repeat(64)}": a Job's name is a DNS subdomain of at most 63 characters`]);
+    // The container renamed: its name is not a label, and the failure rule names it no more.
+    expect(broken((d) => (c0(d).name = 'Batch'))).toEqual(['container name "Batch": not a DNS-1123 label', 'podFailurePolicy: containerName "batch" names no container']);
+    expect(broken((d) => (rules(d)[1].onExitCodes.values = [0, 2, 3]))).toEqual(['podFailurePolicy rule 1: exit code 0 with operator In']);
+    expect(broken((d) => (rules(d)[1].onExitCodes.values = [3, 2]))).toEqual(['podFailurePolicy rule 1: exit codes not in increasing order without duplicates']);
+    expect(broken((d) => (rules(d)[1].onExitCodes.containerName = 'worker'))).toEqual(['podFailurePolicy: containerName "worker" names no container']);
+    expect(broken((d) => (c0(d).volumeMounts[0].name = 'result'))).toEqual(['container batch: volumeMount "result" names no volume of the pod']);
+    expect(broken((d) => (c0(d).resources.requests.cpu = '8'))).toEqual(['container batch: requests.cpu 8 is more than limits.cpu 4']);
+    expect(broken((d) => (c0(d).resources.requests = { cpuu: '4', memory: '4Gi' }))).toEqual([
+      'container batch: requests.cpuu: not a resource name the API knows (cpu, memory, ephemeral-storage, hugepages-*, or domain/name)',
+    ]);
+    // The schema checks a quantity's form; its sign is the server's.
+    expect(broken((d) => (c0(d).resources.requests.memory = '-4Gi'))).toEqual(['container batch: requests.memory "-4Gi": not a quantity >= 0']);
+    expect(broken((d) => (rules(d)[0].onExitCodes = { containerName: 'batch', operator: 'In', values: [2] }))).toEqual([
+      'podFailurePolicy rule 0: one of onExitCodes and onPodConditions, not both',
+    ]);
+  });
+
+  it('reads quantities as the API writes them', () => {
+    expect([quantity('4'), quantity('500m'), quantity('4Gi'), quantity('1.5G'), quantity('1e3'), quantity('.5'), quantity(2)]).toEqual([4, 0.5, 2 ** 32, 1.5e9, 1000, 0.5, 2]);
+    for (const bad of ['4 Gi', '4gi', 'Gi', '', '1.2.3']) expect(quantity(bad), bad).toBeNaN();
   });
 });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { SOLUTION_FILE_LIMITS, UserError, checkSolutionText, formatDealFile, dealFromNumber, parseDealFile, parseRules } from '../src/game/index.js';
 import { chooseShard } from '../src/batch/range.js';
 import { positiveNumber } from '../src/cli/numbers.js';
+import { leastUsefulMemoryMB } from '../src/solver/memory-floor.js';
 import { MAIN, ROOT, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
 let dir: string;
@@ -48,8 +49,8 @@ describe('deal files past their caps', () => {
     writeFileSync(path('sol.txt'), 'draw\n');
     for (const args of [['show'], ['moves'], ['solve', '--max-nodes', '10'], ['verify', '--solution', path('sol.txt')], ['deal']])
       expectUsageError(runCli([...args, '--deal', file]), pattern);
-    // From stdin, the same.
-    expectUsageError(runCli(['show', '--deal', '-'], { input: text }), pattern);
+    // From stdin, the same error; a pipe's size is not known, and it is read no further than the cap.
+    expectUsageError(runCli(['show', '--deal', '-'], { input: text }), pattern === BYTES ? /^limited: deal file <stdin> holds more than the 65536 bytes a deal file may hold$/ : pattern);
   });
 });
 
@@ -101,6 +102,19 @@ describe('small: what an option or variable says', () => {
     );
     expect(() => chooseShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '0' })).toThrow(/SLURM_ARRAY_TASK_COUNT is not: give --shard I\/N/);
     expectUsageError(runCli(['batch', '--from', '1', '--count', '5', '--out', path('slurm.csv')], { env: { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '0' } }), /SLURM_ARRAY_TASK_COUNT=0: an array has at least one task/);
+  });
+
+  it('a memory cap below the least useful one is one line for every command that takes one (batch --max-memory 1 ran to rows unknown,memory)', () => {
+    expect(leastUsefulMemoryMB()).toBe(2);
+    const why = (option: string, mb: string): RegExp =>
+      new RegExp(`^limited: ${option} ${mb.replace('.', '\\.')} is less than the least useful cap, 2 MB: depth-first search keeps its first 65536 states on exact keys \\(up to 2 MB at full size\\) before it turns to signatures, and with less it stops for memory first$`);
+    expectUsageError(runCli(['batch', '--from', '1', '--count', '5', '--max-memory', '1', '--out', path('mem.csv')]), why('--max-memory', '1'));
+    expect(existsSync(path('mem.csv'))).toBe(false);
+    expectUsageError(runCli(['solve', '1', '--max-memory', '1.5']), why('--max-memory', '1.5'));
+    expectUsageError(runCli(['bench', '--from', '1', '--count', '3', '--max-memory', '1', '--out-dir', path('mem-bench')]), why('--max-memory', '1'));
+    expectUsageError(runCli(['experiment', 'winrate', '--count', '10', '--long-memory', '1', '--out-dir', path('mem-winrate')]), why('--long-memory', '1'));
+    // 2 MB is taken.
+    expect(runCli(['solve', '4', '--size', '1x5,4x3', '--max-memory', '2']).status).toBe(0);
   });
 
   it('two presets in one rules text are refused, not the last one taken', () => {

@@ -13,6 +13,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPath } from '../src/batch/names.js';
@@ -149,6 +150,30 @@ describe('SIGTERM to a long command', () => {
     it(`batch (${mode}), a bit later: exits 143 with whole rows saved, and resumes to the same rows`, async () => {
       const saved = await stopAndResume(`later-${mode.replace(' ', '')}`, mode, (_, out) => dataRows(out) >= 3);
       expect(saved).toBeGreaterThanOrEqual(3);
+    });
+  }
+});
+
+describe('SIGTERM while a command waits on a FIFO', () => {
+  for (const mode of MODES) {
+    it(`solve --deal FIFO (${mode}), its writer silent: exits 143 in one line (the read blocked the handlers)`, async () => {
+      const fifo = join(dir, `deal-${mode.replace(' ', '')}.fifo`);
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      const run = start(['solve', '--deal', fifo], mode);
+      // The writer's open returns once the command has opened the FIFO to read it; it then
+      // waits for bytes that never come.
+      const writer = await open(fifo, 'w');
+      try {
+        const pid = await nodePid(run, mode);
+        expect(pid).not.toBeNull();
+        process.kill(pid!, 'SIGTERM');
+        const r = await run.done;
+        expect(r.status, r.stderr).toBe(143);
+        expect(r.stderr).toBe('limited: interrupted (SIGTERM)\n');
+        expect(r.stdout).toBe('');
+      } finally {
+        await writer.close();
+      }
     });
   }
 });

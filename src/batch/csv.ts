@@ -7,10 +7,11 @@
  * followed by fsync, so a kill leaves whole rows plus at most one torn last line (no newline),
  * which `loadResults` drops.
  */
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { UserError } from '../game/index.js';
-import { fileError, writeAtomic, writeFully } from '../util/fileio.js';
+import { fileError, readRegular, writeAtomic, writeFully } from '../util/fileio.js';
 import { metaPath, summaryPath, tmpPath } from './names.js';
 import { certsGzPath, certsPath } from './certs.js';
 
@@ -84,14 +85,8 @@ export function lineDeal(line: string): number {
  * newline) is cut off the file itself. Null when the file does not exist.
  */
 export function loadResults(file: string, repair: boolean): ResultsFile | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new UserError(`cannot read results file '${file}': it is a directory`);
-    throw e;
-  }
+  const text = readRegular(file, 'results file');
+  if (text === null) return null;
   const end = text.lastIndexOf('\n') + 1;
   const tornBytes = Buffer.byteLength(text.slice(end));
   // A torn row has no line end at all: lines that end in CR alone are not torn, and not ours.
@@ -119,42 +114,91 @@ export function loadResults(file: string, repair: boolean): ResultsFile | null {
 }
 
 /**
- * Appends text to a results file of `size` bytes and flushes it to the disk; returns the new
- * size. A file of another size holds bytes that this run did not write (another run writing
- * it too): a UserError, and nothing is written. When not every byte can be written (a full
- * disk, a quota), what was written of it is cut off again, so the file keeps whole rows only,
- * and the error is a one-line UserError.
+ * The results file as the run that owns it made it: its size, and the identity (device and
+ * inode) of the file it wrote itself. A run writes only into a file of its own making (see
+ * `appendDurable`): that identity is the fencing token of its appends.
  */
-export function appendDurable(file: string, text: string, size: number): number {
+export interface OwnFile {
+  size: number;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** `file` as a run has just made it (a new file: written whole and renamed into place). */
+export function ownFile(file: string): OwnFile {
+  const st = statSync(file);
+  return { size: st.size, dev: st.dev, ino: st.ino };
+}
+
+/**
+ * Appends text to the results file that this run made (`own`) and flushes it to the disk;
+ * `own.size` grows. The fence: the file is opened, then `check` (the lock still this run's),
+ * then the descriptor must be the very file this run made, of the size it left. A run that took
+ * the file over made a new one first (renamed over the name), so a writer that stalled past its
+ * lease — in its write, or anywhere after its check — writes into its own old file, which is no
+ * longer the results file, and never into the new owner's. Bytes of another process in the file
+ * are a UserError too, and nothing is written. When not every byte can be written (a full disk,
+ * a quota), what was written of it is cut off again, so the file keeps whole rows only.
+ */
+export function appendDurable(file: string, text: string, own: OwnFile, check: () => void = () => undefined): void {
   let fd: number | undefined;
   let writing = false;
   const buf = Buffer.from(text, 'utf8');
   try {
     // No O_CREAT: a file removed under a running batch is an error, not a new file without a header.
     fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
-    const now = fstatSync(fd).size;
-    if (now !== size)
+    check();
+    const st = fstatSync(fd);
+    if (st.dev !== own.dev || st.ino !== own.ino)
+      throw new UserError(`'${file}' is no longer the file this run made: another process replaced it (a second run on the same --out?)`);
+    if (st.size !== own.size)
       throw new UserError(
-        `'${file}' holds ${now > size ? `${now - size} bytes more` : `${size - now} bytes less`} than this run wrote: another process wrote it too (a second run on the same --out?)`,
+        `'${file}' holds ${st.size > own.size ? `${st.size - own.size} bytes more` : `${own.size - st.size} bytes less`} than this run wrote: another process wrote it too (a second run on the same --out?)`,
       );
+    stallForTest();
     writing = true;
     writeFully(fd, buf);
     fsyncSync(fd);
-    return size + buf.length;
+    own.size += buf.length;
   } catch (e) {
     if (e instanceof UserError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`results file '${file}' was removed while the batch ran`);
     if (fd !== undefined && writing) {
       try {
-        ftruncateSync(fd, size);
+        ftruncateSync(fd, own.size);
       } catch {
         // a torn last row then, which the next run cuts off
       }
     }
-    return fileError(e, 'write results file', file);
+    fileError(e, 'write results file', file);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+let appends = 0;
+
+/**
+ * The test hook LIMITED_TEST_STALL=N:DIR: before the write of its Nth append, the process makes
+ * DIR/stalled and waits, blocked as in a write to a hung file server (no timer, no renewal of
+ * its lock runs), until DIR/go exists. test/batch-files.test.ts stalls a run past its lease so.
+ */
+function stallForTest(): void {
+  const hook = process.env['LIMITED_TEST_STALL'];
+  if (!hook || ++appends !== Number(hook.split(':')[0])) return;
+  const dir = hook.slice(hook.indexOf(':') + 1);
+  writeFileSync(join(dir, 'stalled'), `${process.pid}\n`);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  while (!existsSync(join(dir, 'go'))) Atomics.wait(nap, 0, 0, 10);
+}
+
+/**
+ * Gives a results file a new identity with the same whole rows: `header` and `lines` (in their
+ * order) written to a new file renamed over it. A run does this before its first append to a
+ * file it resumes (see `appendDurable`); a torn last row is left behind with the old file.
+ */
+export function remakeResults(file: string, header: string, lines: readonly string[]): void {
+  writeAtomic(file, [header, ...lines].map((l) => l + '\n').join(''), 'results file');
 }
 
 /** Removes a results file and its sidecars and certificates (for a fresh start). */
@@ -176,9 +220,12 @@ export function sortLines(lines: readonly string[]): string[] {
     .map((x) => x.l);
 }
 
-/** Rewrites a results file with its rows sorted by deal (atomically and durably: the old file stays when the disk is full). */
-export function rewriteSorted(file: string, header: string, lines: readonly string[]): void {
-  writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''), 'results file');
+/**
+ * Rewrites a results file with its rows sorted by deal (atomically and durably: the old file
+ * stays when the disk is full); `fence` is called just before the new file replaces it.
+ */
+export function rewriteSorted(file: string, header: string, lines: readonly string[], fence?: () => void): void {
+  writeAtomic(file, [header, ...sortLines(lines)].map((l) => l + '\n').join(''), 'results file', { fence });
 }
 
 /** A new results file holding the header only (flushed): `headerOf(spec)`. */
@@ -186,13 +233,27 @@ export function createResults(file: string, header: string): void {
   writeAtomic(file, header + '\n', 'results file');
 }
 
-/** Leftovers of an interrupted atomic write. */
+/**
+ * Leftovers of interrupted atomic writes of a results file and its sidecars: each writer's
+ * temporary file (`uniqueTmp`), and the one name that earlier versions used (`tmpPath`).
+ */
 export function removeTemp(file: string): void {
-  for (const f of [tmpPath(file), tmpPath(metaPath(file)), tmpPath(summaryPath(file))]) {
+  for (const f of [file, metaPath(file), summaryPath(file)]) {
+    const dir = dirname(f);
+    const base = basename(f);
+    let names: string[];
     try {
-      unlinkSync(f);
+      names = readdirSync(dir);
     } catch {
-      // none
+      continue;
+    }
+    for (const n of names) {
+      if (n !== basename(tmpPath(f)) && !(n.startsWith(`${base}.`) && /^\.[0-9a-f]{12}\.tmp$/.test(n.slice(base.length)))) continue;
+      try {
+        unlinkSync(join(dir, n));
+      } catch {
+        // gone
+      }
     }
   }
 }

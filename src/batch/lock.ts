@@ -14,12 +14,12 @@
  * creating a new one. Were a lock ever taken from a live holder (clocks that disagree by more
  * than the lease), the holder sees at its next check that the file is not its own and stops.
  */
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, renameSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { UserError } from '../game/index.js';
-import { fileError, writeFully } from '../util/fileio.js';
+import { fileError, readRegular, writeFully } from '../util/fileio.js';
 import { lockPath } from './names.js';
 
 /** A lock not renewed for this long (by the taker's clock) is another host's dead run's. */
@@ -71,18 +71,31 @@ export class LockHeldError extends UserError {}
 export interface Lock {
   /** Throws a UserError when the lock is no longer this run's (taken over, or removed). */
   check(): void;
+  /** Whether the lock is still this run's (`check` without the error). */
+  held(): boolean;
   /** Stops the renewals and removes the lock when it is still this run's. */
   release(): void;
 }
 
 /** The lock as found: its text and how long ago it was last renewed (seconds), or null when it is gone. */
 function readLock(file: string): { text: string; age: number } | null {
+  let age: number;
   try {
-    const age = (Date.now() - statSync(file).mtimeMs) / 1000;
-    return { text: readFileSync(file, 'utf8'), age };
+    age = (Date.now() - statSync(file).mtimeMs) / 1000;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return fileError(e, 'read lock file', file);
+  }
+  const text = readRegular(file, 'lock file');
+  return text === null ? null : { text, age };
+}
+
+/** The lock's text now, or null when it is gone or cannot be read as a lock (never waits on a FIFO). */
+function lockText(file: string): string | null {
+  try {
+    return readRegular(file, 'lock file');
+  } catch {
+    return null;
   }
 }
 
@@ -135,12 +148,7 @@ export function takeLock(csv: string): Lock {
   let lost: string | null = null;
   const check = (): void => {
     if (lost === null) {
-      let now: string | null = null;
-      try {
-        now = readFileSync(file, 'utf8');
-      } catch {
-        // removed
-      }
+      const now = lockText(file);
       if (now !== text) {
         const h = now !== null ? parseHolder(now) : null;
         lost = h ? `the lock of '${csv}' was taken by another run (host ${h.host}, process ${h.pid}) while this one wrote it` : `the lock of '${csv}' (${basename(file)}) was removed while this run wrote it`;
@@ -160,10 +168,18 @@ export function takeLock(csv: string): Lock {
   timer.unref();
   return {
     check,
+    held: () => {
+      try {
+        check();
+        return true;
+      } catch {
+        return false;
+      }
+    },
     release: () => {
       clearInterval(timer);
       try {
-        if (readFileSync(file, 'utf8') === text) unlinkSync(file);
+        if (lockText(file) === text) unlinkSync(file);
       } catch {
         // gone already
       }
@@ -184,12 +200,7 @@ function stealStale(file: string, seen: string, token: string): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     fileError(e, 'take over lock file', file);
   }
-  let moved = '';
-  try {
-    moved = readFileSync(aside, 'utf8');
-  } catch {
-    // read as not the one seen
-  }
+  const moved = lockText(aside) ?? '';
   if (moved !== seen) {
     try {
       linkSync(aside, file);

@@ -8,14 +8,15 @@ import { resolve } from 'node:path';
 import { UserError, plural } from '../game/index.js';
 import { jobDifference } from './difference.js';
 import { type ResultsFile, loadResults, sortLines } from './csv.js';
-import { writeAtomic } from '../util/fileio.js';
+import { writeAtomicAll } from '../util/fileio.js';
 import { metaPath, summaryPath } from './names.js';
 import { type RowFields, checkHeader, columnsOf, headerOf, rowFields } from './rows.js';
-import { type Meta, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
+import { type Meta, type SummaryFile, META_FORMAT, emptyWithSidecar, metaText, readMeta, summaryText } from './sidecar.js';
 import { machine, gitCommit, toolVersion } from './machine.js';
 import { type DealRange, DealSet, formatRange, rangeLast, shardPart } from './range.js';
 import { rangeLabel } from './report.js';
 import { summarize } from './stats.js';
+import { hashRows, proveRows } from './rowhash.js';
 
 interface Part {
   readonly file: string;
@@ -23,6 +24,8 @@ interface Part {
   readonly rf: ResultsFile;
   /** Its rows, each checked against its sidecar's job. */
   readonly fields: readonly RowFields[];
+  /** Its sidecar has a row hash, and the rows match it (false: an earlier version's sidecar). */
+  readonly hashed: boolean;
 }
 
 export interface Merged {
@@ -30,6 +33,8 @@ export interface Merged {
   readonly header: string;
   readonly lines: string[];
   readonly summary: SummaryFile;
+  /** The parts whose sidecars have no row hash (an earlier version's): their rows were checked one by one only. */
+  readonly unhashed: readonly string[];
 }
 
 const sameRange = (a: DealRange, b: DealRange): boolean => a.from === b.from && a.count === b.count;
@@ -48,7 +53,8 @@ function loadPart(file: string): Part {
   if (meta.deals) throw new UserError(`'${file}' holds a sample of ${meta.deals.length} deals, not a range or a shard of one: it cannot be merged`);
   checkHeader(file, rf.header, meta.job);
   if (rf.tornBytes > 0) throw new UserError(`'${file}' ends with a torn row (an interrupted run): finish it first with: ${meta.command}`);
-  return { file, meta, rf, fields: rowFields(rf, meta.job) };
+  const fields = rowFields(rf, meta.job);
+  return { file, meta, rf, fields, hashed: proveRows(file, rf, meta) };
 }
 
 /**
@@ -159,6 +165,8 @@ export function mergeParts(files: readonly string[], out: string, command: strin
     startedAt: starts[0]!,
     endedAt: ends[ends.length - 1] || null,
     complete: true,
+    rows: lines.length,
+    rowsHash: hashRows(lines).hex,
     workers: 0,
     cores: m.cores,
     cpu: m.cpu,
@@ -193,12 +201,14 @@ export function mergeParts(files: readonly string[], out: string, command: strin
       note: `per part: ${plural(deals, 'deal')} in ${seconds.toFixed(1)} s of wall-clock time summed over ${plural(parts.length, 'part')}`,
     },
   };
-  return { meta, header, lines, summary };
+  return { meta, header, lines, summary, unhashed: parts.filter((p) => !p.hashed).map((p) => p.file) };
 }
 
-/** Writes a merge: the combined CSV and its sidecars. */
+/** Writes a merge: the combined CSV and its sidecars, all three or none (a full disk leaves no part of them). */
 export function writeMerged(out: string, m: Merged): void {
-  writeAtomic(out, [m.header, ...m.lines].map((l) => l + '\n').join(''), 'merged file');
-  writeMeta(out, m.meta);
-  writeSummary(out, m.summary);
+  writeAtomicAll([
+    { file: out, text: [m.header, ...m.lines].map((l) => l + '\n').join(''), what: 'merged file' },
+    { file: metaPath(out), text: metaText(m.meta), what: 'sidecar' },
+    { file: summaryPath(out), text: summaryText(m.summary), what: 'sidecar' },
+  ]);
 }

@@ -18,20 +18,21 @@
  * play kind's chunks hold thousands of deals, and the CSV text of a chunk is made by
  * `chunkText`, which quotes the columns that are the same for every row once.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { Piscina } from 'piscina';
+import { existsSync } from 'node:fs';
 import { UserError, plural } from '../game/index.js';
 import { runDifference } from './difference.js';
-import { appendDurable, createResults, lineDeal, loadResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
+import { type ResultsFile, appendDurable, createResults, lineDeal, loadResults, ownFile, remakeResults, removeResults, removeTemp, rewriteSorted, textLines } from './csv.js';
 import { appendCerts, certsGzPath, certsPath, finishCerts, hasCerts } from './certs.js';
-import { FileError, checkWritable } from '../util/fileio.js';
+import { FileError, checkRegular, checkWritable, readRegular } from '../util/fileio.js';
 import { type JobSpec, jobKind } from './job.js';
 import { type Lock, takeLock } from './lock.js';
-import { metaPath } from './names.js';
+import { lockPath, metaPath, summaryPath } from './names.js';
 import { type CompactRow, checkHeader, chunkText, columnsOf, headerOf, limitOf, rowFields, verdictOf } from './rows.js';
 import { type Meta, type Session, type SummaryFile, META_FORMAT, emptyWithSidecar, readMeta, writeMeta, writeSummary } from './sidecar.js';
 import { builtModule, gitCommit, machine, toolVersion } from './machine.js';
+import { startPool } from './pool.js';
 import { Progress } from './progress.js';
+import { hashRows, proveRows, unhashedNote } from './rowhash.js';
 import { type DealRange, type Shard, DealSet, chunks, defaultChunk, formatRange, rangeLast, shardPart } from './range.js';
 import { addCount, emptyCounts, summarize } from './stats.js';
 import { onStop } from '../util/stop.js';
@@ -163,6 +164,10 @@ export async function runBatch(cfg: BatchConfig): Promise<BatchOutcome> {
   if (part.count > 2 ** 32) throw new UserError(`${part.count} deals in one run is too many: split the range with --shard I/N (at most 2^32 deals a run)`);
   const out = cfg.out;
   checkWritable(out);
+  // The sidecars and the lock too: a device or a FIFO there is refused before it is read.
+  checkRegular(metaPath(out), 'sidecar');
+  checkRegular(summaryPath(out), 'sidecar');
+  checkRegular(lockPath(out), 'lock file', 'read');
   const lock = takeLock(out);
   // While the lock is held a SIGINT or SIGTERM stops the run, with its sidecars written, instead
   // of ending the process (src/util/stop.ts); it stops the pool when one runs.
@@ -193,13 +198,8 @@ interface Stop {
  * newline ('my notes') as a torn row.
  */
 export function refuseForeign(out: string, header: string): void {
-  let text: string;
-  try {
-    text = readFileSync(out, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
+  const text = readRegular(out, 'results file');
+  if (text === null) return;
   // A header alone is this run's, whatever its line end (or a byte order mark).
   if (text !== '' && textLines(text).join('\n') !== header + '\n')
     throw new UserError(`'${out}' exists but has no sidecar '${metaPath(out)}', so it is not a results file of limited batch: remove it or choose another --out`);
@@ -252,7 +252,7 @@ function metaDifference(meta: Meta, cfg: BatchConfig): ReturnType<typeof runDiff
 /** Could the run `cfg` resume `out`, whose sidecar is `meta`: the same options, and rows that can be read as this run's? */
 function resumable(out: string, meta: Meta, cfg: BatchConfig): boolean {
   if (metaDifference(meta, cfg)) return false;
-  const existing = loadResults(out, true);
+  const existing = loadResults(out, false);
   if (!existing) return true;
   if (existing.header === '') return false;
   try {
@@ -277,7 +277,9 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     removeResults(out);
     meta = null;
   }
-  const existing = loadResults(out, true);
+  // Read only: a run that resumes the file makes a new one of its whole rows (remakeResults).
+  const existing = loadResults(out, false);
+  let adopted: ResultsFile | null = null;
   const listed = cfg.deals ? new DealSet(part) : null;
   if (cfg.deals) for (const d of cfg.deals) listed!.add(d);
   const total = listed ? listed.size : part.count;
@@ -312,18 +314,19 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
           ? `'${out}' was begun without certificates: its ${done.size} rows have none; choose another --out for a run with --certificates (or --force to start it over)`
           : `'${out}' keeps certificates of its rows (${hasCertsGz(out) ? certsGzPath(out) : certsPath(out)}): give --certificates to resume it`,
       );
+    // The rows are those the sidecar's runs wrote (no fewer; the hash of those it names).
+    if (!proveRows(out, existing, meta)) note(unhashedNote(out));
     if (existing.tornBytes > 0) note(`limited: dropped a torn last row (${existing.tornBytes} bytes) left by an interrupted run`);
     if (done.size > 0)
       note(`limited: resuming ${out}: ${done.size} of ${total} deals already done${done.size === total ? ' (all of them)' : ''}`);
     const commit = gitCommit();
     if (meta.commit !== commit)
       note(`limited: note: ${out} was started by commit ${meta.commit ?? 'unknown'}, this is ${commit ?? 'unknown'}; rows may differ if the solver changed`);
+    adopted = existing;
   } else {
     createResults(out, headerOf(cfg.spec));
     meta = null;
   }
-  // The file's size as this run leaves it: each append checks that no one else wrote to it.
-  let size = statSync(out).size;
 
   const todo = total - done.size;
   const workers = Math.max(1, Math.min(cfg.workers, todo));
@@ -355,21 +358,43 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   };
   // A finished file run again is only summarized: no new session.
   const idle = todo === 0 && meta !== null && meta.complete;
+  // A run appends only to a file it made itself (the fence of appendDurable): one it resumes
+  // is first remade, its whole rows in a new file renamed over it. A run that stalled past
+  // its lease and wakes up then writes into the old file, never into this run's.
+  if (adopted && todo > 0) remakeResults(out, adopted.header, adopted.lines);
+  const own = ownFile(out);
+  // The hash of the rows in the file, which every sidecar this run writes records (rowhash.ts).
+  const hash = hashRows(adopted ? adopted.lines : []);
+  /** Throws unless the file at `out` is still the one this run made, as it left it. */
+  const checkOwn = (): void => {
+    const now = ownFile(out);
+    if (now.dev !== own.dev || now.ino !== own.ino || now.size !== own.size)
+      throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
+  };
   const current: Meta = idle
     ? meta!
     : meta
       ? { ...meta, ...(cfg.deals ? { deals: [...cfg.deals] } : {}), endedAt: null, complete: false, workers: cfg.workers, cores: m.cores, cpu: m.cpu, node: m.node, host: m.host }
       : fresh;
+  /** Writes the sidecar of this run, with the rows in the file and their hash. */
+  const writeCurrent = (): void => {
+    current.rows = hash.count;
+    current.rowsHash = hash.hex;
+    writeMeta(out, current, lock.check);
+  };
   if (!idle) {
     current.sessions = [...current.sessions, session];
-    writeMeta(out, current);
+    writeCurrent();
   }
   cfg.onStart?.({ resumed: done.size, todo, workers, chunk });
 
   const t0 = performance.now();
+  // Every write of a sidecar comes after a check of the lock: a run that lost it (stopped or
+  // stalled past its lease) writes nothing more, and the sidecar stays the new owner's.
   const saveMeta = (): void => {
     session.seconds = Math.round(performance.now() - t0) / 1000;
-    writeMeta(out, current);
+    lock.check();
+    writeCurrent();
   };
   const progress = new Progress(process.stderr, cfg.progress, undefined, cfg.label);
   const resumed = done.size;
@@ -381,11 +406,13 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   let writeError: { readonly error: unknown } | undefined;
 
   if (todo > 0 && !stop.signal) {
-    const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+    // A worker that dies between tasks: the run fails with its error (set once the run waits).
+    let poolFailed: (e: Error) => void = () => undefined;
+    const pool = startPool<ChunkTask, ChunkResult>({ filename: workerFile(), workers, onError: (e) => poolFailed(e) });
     const stopWriting = (e: unknown): void => {
       if (writeError) return;
       writeError = { error: e };
-      void pool.destroy();
+      void pool.stop();
     };
     const metaTimer = setInterval(() => {
       try {
@@ -395,10 +422,14 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
       }
     }, 10_000);
     metaTimer.unref();
-    stop.halt = () => void pool.destroy();
+    stop.halt = () => void pool.stop();
     if (process.stderr.isTTY) progress.update(state(), true);
     try {
       await new Promise<void>((resolve, reject) => {
+        poolFailed = (e) => {
+          void pool.stop();
+          reject(e);
+        };
         const it = chunks(dealsOf(part, cfg.deals), done, chunk);
         let inFlight = 0;
         let exhausted = false;
@@ -408,13 +439,15 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
         const take = (res: ChunkResult): void => {
           const rows: CompactRow[] = res.rows.filter((r) => !done.has(r[0]));
           if (rows.length > 0) {
-            lock.check();
             // The certificates first: a row is never on the disk without its own.
             if (cfg.certificates && res.certs) {
+              lock.check();
               const these = new Set(rows.map((r) => r[0]));
               appendCerts(out, res.certs.filter((l) => these.has(Number(l.slice(0, l.indexOf(' '))))));
             }
-            size = appendDurable(out, text(rows), size);
+            const chunkText = text(rows);
+            appendDurable(out, chunkText, own, lock.check);
+            hash.addText(chunkText);
             for (const r of rows) {
               done.add(r[0]);
               addCount(counts, verdictOf(r), limitOf(r));
@@ -460,15 +493,27 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     } finally {
       clearInterval(metaTimer);
       progress.finish(stop.signal || writeError ? undefined : state());
-      await pool.destroy().catch(() => undefined);
+      await pool.stop();
     }
   }
 
+  /** The lock lost: the run stops in one line, and writes nothing more. */
+  const lostLock = (): never => {
+    try {
+      lock.check();
+    } catch (e) {
+      if (e instanceof UserError) throw new UserError(`${e.message}: stopped, writing nothing more${/ taken by /.test(e.message) ? " (the file is that run's now)" : ''}`);
+      throw e;
+    }
+    throw new Error('internal: the lock is held');
+  };
   if (idle) {
     // A run stopped between sorting the rows and writing the certificates' final file.
+    if (!lock.held()) lostLock();
     if (cfg.certificates && existsSync(certsPath(out))) finishCerts(out, decidedOf(out, current.job));
     const summary = summaryOf(out, current, true);
-    writeSummary(out, summary);
+    if (!lock.held()) lostLock();
+    writeSummary(out, summary, lock.check);
     return { status: 'done', summary, resumed, doneHere };
   }
   session.seconds = Math.round(performance.now() - t0) / 1000;
@@ -476,9 +521,10 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   current.endedAt = session.endedAt;
   /** A write that failed (or found the file or its lock not this run's): the run stops, saying what is kept. */
   const failed = (e: unknown, kept: string, again: string): never => {
+    if (!lock.held()) lostLock();
     session.status = 'failed';
     try {
-      writeMeta(out, current);
+      writeCurrent();
     } catch {
       // the same full disk, most likely: the sidecar says 'running', as after a kill
     }
@@ -487,10 +533,11 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   };
   if (writeError) failed(writeError.error, `${done.size} of ${total} deals are in ${out}`, 'resume');
   if (stop.signal || failure) {
+    if (!lock.held()) lostLock();
     session.status = stop.signal ? 'interrupted' : 'failed';
-    writeMeta(out, current);
+    writeCurrent();
     const summary = summaryOf(out, current, false);
-    writeSummary(out, summary);
+    writeSummary(out, summary, lock.check);
     if (failure) {
       throw new BatchSolverError(`deal ${failure.deal}: ${failure.message} (${failure.name}; ${done.size} of ${total} deals are in ${out})`);
     }
@@ -501,21 +548,32 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
   const missing = new DealSet(part);
   for (const l of rf.lines) missing.add(lineDeal(l));
   if (missing.size !== total) throw new Error(`internal: ${out} has ${missing.size} of ${total} deals after the run`);
+  if (hash.count !== rf.lines.length) throw new Error(`internal: ${out} has ${rf.lines.length} rows, ${hash.count} of them hashed`);
   // The sorted file is on the disk (written, flushed, renamed, its directory flushed) before
   // the sidecar says complete: a crash or a full disk in between leaves it incomplete, and the
   // same command finishes it.
   try {
-    lock.check();
-    if (statSync(out).size !== size) throw new UserError(`'${out}' changed under this run: another process wrote it too (a second run on the same --out?)`);
-    rewriteSorted(out, rf.header, rf.lines);
-    if (cfg.certificates) finishCerts(out, decidedOf(out, current.job));
+    const fence = (): void => {
+      lock.check();
+      checkOwn();
+    };
+    fence();
+    // The sidecar hashes every row before they are sorted: it covers the first `rows` rows, and
+    // a crash after the sort must find them all covered.
+    writeCurrent();
+    rewriteSorted(out, rf.header, rf.lines, fence);
+    if (cfg.certificates) {
+      fence();
+      finishCerts(out, decidedOf(out, current.job));
+    }
   } catch (e) {
     failed(e, `all ${total} deals are in ${out}, unsorted, and its sidecar says it is incomplete`, 'finish it');
   }
   session.status = 'done';
   current.complete = true;
-  writeMeta(out, current);
   const summary = summaryOf(out, current, true);
-  writeSummary(out, summary);
+  if (!lock.held()) lostLock();
+  writeCurrent();
+  writeSummary(out, summary, lock.check);
   return { status: 'done', summary, resumed, doneHere };
 }

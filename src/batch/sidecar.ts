@@ -3,9 +3,8 @@
  * machine, one session a run of the command) and FILE.summary.json (the figures). Both are
  * written whole or not at all (writeAtomic), so they are always whole.
  */
-import { readFileSync } from 'node:fs';
 import { MAX_DEAL_NUMBER, UserError, parseRules, parseSize, plural, shown } from '../game/index.js';
-import { writeAtomic } from '../util/fileio.js';
+import { readRegular, writeAtomic } from '../util/fileio.js';
 import { type JobSpec } from './job.js';
 import { metaPath, summaryPath } from './names.js';
 import { type DealRange, type Shard, MAX_SHARDS, formatRange, shardPart } from './range.js';
@@ -55,6 +54,13 @@ export interface Meta {
   endedAt: string | null;
   /** All deals of the part are in the file. */
   complete: boolean;
+  /**
+   * The rows its runs had written when the sidecar was written, and their hash (rowhash.ts):
+   * the first `rows` rows of the file must hash to `rowsHash`. Absent in the sidecars of
+   * earlier versions (their rows are checked one by one only).
+   */
+  rows?: number;
+  rowsHash?: string;
   /** The latest session's machine and pool. */
   workers: number;
   cores: number;
@@ -69,15 +75,8 @@ export interface Meta {
 /** The sidecar of a results CSV, checked; null when there is none. A damaged one is a UserError naming the file and field. */
 export function readMeta(csv: string): Meta | null {
   const file = metaPath(csv);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new UserError(`cannot read sidecar '${file}': it is a directory`);
-    throw e;
-  }
-  return parseMeta(text, file);
+  const text = readRegular(file, 'sidecar');
+  return text === null ? null : parseMeta(text, file);
 }
 
 /**
@@ -101,6 +100,10 @@ export function parseMeta(text: string, file: string): Meta {
   for (const k of ['tool', 'cpu', 'node', 'host'] as const) if (meta[k] !== undefined) c.string(meta[k], k);
   for (const k of ['workers', 'cores'] as const) if (meta[k] !== undefined) c.count(meta[k], k);
   c.boolean(meta['complete'], 'complete');
+  if (meta['rows'] !== undefined || meta['rowsHash'] !== undefined) {
+    c.count(meta['rows'], 'rows');
+    if (typeof meta['rowsHash'] !== 'string' || !/^[0-9a-f]{16}$/.test(meta['rowsHash'])) c.bad('rowsHash', meta['rowsHash'], '16 hex digits (the hash of the rows)');
+  }
   c.array(meta['columns'], 'columns').forEach((x, i) => c.string(x, `columns[${i}]`));
   checkJob(c, c.object(meta['job'], 'job'));
   const range = c.range(meta['range'], 'range');
@@ -241,8 +244,12 @@ class Shape {
   }
 }
 
-export function writeMeta(csv: string, meta: Meta): void {
-  writeAtomic(metaPath(csv), JSON.stringify(meta, null, 2) + '\n', 'sidecar');
+/** A sidecar's text. */
+export const metaText = (meta: Meta): string => JSON.stringify(meta, null, 2) + '\n';
+
+/** Writes a results file's sidecar; `fence` (the lock's check) is called just before it replaces the old one. */
+export function writeMeta(csv: string, meta: Meta, fence?: () => void): void {
+  writeAtomic(metaPath(csv), metaText(meta), 'sidecar', { fence });
 }
 
 export interface SummaryFile extends Summary {
@@ -255,8 +262,11 @@ export interface SummaryFile extends Summary {
   readonly speed: { readonly deals: number; readonly seconds: number; readonly dealsPerSecond: number | null; readonly note: string };
 }
 
-export function writeSummary(csv: string, s: SummaryFile): void {
-  writeAtomic(summaryPath(csv), JSON.stringify(s, null, 2) + '\n', 'sidecar');
+/** A summary file's text. */
+export const summaryText = (s: SummaryFile): string => JSON.stringify(s, null, 2) + '\n';
+
+export function writeSummary(csv: string, s: SummaryFile, fence?: () => void): void {
+  writeAtomic(summaryPath(csv), summaryText(s), 'sidecar', { fence });
 }
 
 /** What an empty results file (not even its header) with a sidecar is: rows lost, which a run must not paper over. */

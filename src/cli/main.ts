@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { watchStopSignals } from '../util/stop.js';
 import { oneLine, reportError } from './exit.js';
+import { preloadInputs } from './files.js';
 import { examples } from './options.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBench } from './commands/bench.js';
@@ -98,10 +99,11 @@ export function buildProgram(): Command {
         'starts over); solve: 130 or 143 after its report so far (unknown, limit interrupted).\n',
     );
   for (const register of COMMANDS) register(program);
-  program.hook('preAction', (_, action) => {
+  program.hook('preAction', async (_, action) => {
     let top = action;
     while (top.parent && top.parent !== program) top = top.parent;
     if (STOPPABLE.has(top.name())) watchStopSignals();
+    await preloadInputs(action.opts());
   });
   addHelpCommand(program, 'limited');
   for (const cmd of program.commands) if (cmd.commands.length > 0) addHelpCommand(cmd, `limited ${cmd.name()}`);

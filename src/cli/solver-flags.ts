@@ -9,6 +9,7 @@ import { type SearchKind, type SolveRequest, DEFAULT_OPTIONS, DEFAULT_PRESET, HE
 import { prefixed } from './options.js';
 import { positiveInteger, positiveNumber } from './numbers.js';
 import { threadsFromFlag } from './threads.js';
+import { usefulMemoryMB } from '../solver/memory-floor.js';
 
 /** The solver's flags as commander gives them (only those given). */
 export interface SolverFlags {
@@ -46,7 +47,7 @@ export function requestFromFlags(o: SolverFlags): SolveRequest {
       ...(o.heuristic !== undefined ? { heuristic: o.heuristic } : {}),
       ...(o.maxNodes !== undefined ? { maxNodes: positiveInteger('--max-nodes', o.maxNodes) } : {}),
       ...(o.maxSeconds !== undefined ? { maxSeconds: positiveNumber('--max-seconds', o.maxSeconds) } : {}),
-      ...(o.maxMemory !== undefined ? { maxMemoryMB: positiveNumber('--max-memory', o.maxMemory) } : {}),
+      ...(o.maxMemory !== undefined ? { maxMemoryMB: usefulMemoryMB('--max-memory', positiveNumber('--max-memory', o.maxMemory)) } : {}),
       ...(tactics !== undefined ? { tactics } : {}),
       ...(o.threads !== undefined ? { threads: threadsFromFlag(o.threads) } : {}),
     },

@@ -13,15 +13,15 @@
  * same on any machine and with any worker count, and so is the signature: the total of the
  * nodes over all deals and heuristics. A change in it means the search changed.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Piscina } from 'piscina';
 import { type Rules, UserError, formatRules, formatSize } from '../game/index.js';
 import { csvText } from '../batch/csv.js';
-import { checkWritable, makeDir, writeAtomic } from '../util/fileio.js';
+import { checkWritable, makeDir, readRegular, writeAtomic } from '../util/fileio.js';
 import { dealMaker } from '../batch/job.js';
 import { type CompactRow, limitOf, verdictOf } from '../batch/rows.js';
 import { gitCommit, machine, toolVersion } from '../batch/machine.js';
+import { startPool } from '../batch/pool.js';
 import { Progress } from '../batch/progress.js';
 import { defaultChunk } from '../batch/range.js';
 import { BatchSolverError, workerFile } from '../batch/run.js';
@@ -45,7 +45,7 @@ export const BENCH_FORMAT = 'limited-bench/1';
 /** Is `file` a bench.json that limited bench wrote (any version of its format)? */
 function isBenchJson(file: string): boolean {
   try {
-    const j = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown } | null;
+    const j = JSON.parse(readRegular(file, 'benchmark file') ?? '') as { format?: unknown } | null;
     return typeof j?.format === 'string' && j.format.startsWith('limited-bench/');
   } catch {
     return false;
@@ -124,7 +124,9 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
   let unknown = 0;
   const state = () => ({ done, total: n, doneHere: done, won, unknown });
   let failure: ChunkResult['error'] | undefined;
-  const pool = new Piscina({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+  // A worker that dies between tasks fails the benchmark (checked as the tasks are awaited).
+  let poolError: Error | undefined;
+  const pool = startPool<ChunkTask, ChunkResult>({ filename: workerFile(), workers, onError: (e) => (poolError ??= e) });
   const addRow = (r: CompactRow): void => {
     const i = index.get(r[0]);
     const h = r[8] ?? 0;
@@ -144,7 +146,7 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
     for (const r of res.rows) addRow(r);
     if (res.error && !failure) {
       failure = res.error;
-      void pool.destroy();
+      void pool.stop();
     }
     progress.update(state());
   };
@@ -161,6 +163,7 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
       );
     }
     await Promise.all(tasks);
+    if (poolError) throw poolError;
   } catch (e) {
     // A worker that could not start the job: a module that failed to load there is bad input.
     const msg = e instanceof Error ? e.message : String(e);
@@ -168,7 +171,7 @@ export async function runBench(cfg: BenchConfig): Promise<BenchResult> {
     throw e;
   } finally {
     progress.finish(failure ? undefined : state());
-    await pool.destroy().catch(() => undefined);
+    await pool.stop();
   }
   if (failure) {
     if (failure.name === 'HeuristicError') throw new UserError(`${list.source === 'pysol' ? 'PySolFC game' : 'deal'} ${failure.deal}: ${failure.message}`);

@@ -18,7 +18,8 @@
  * A deal may appear once only. The set's rules are the rules the deals are played by;
  * `limited bench --rules` overrides them.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readRegular } from '../util/fileio.js';
 import { basename, join, resolve } from 'node:path';
 import {
   type Rules, type Size, FULL_SIZE, MAX_DEAL_NUMBER, UserError, formatSize, parseRules, parseSize, sizeEqual,
@@ -145,18 +146,15 @@ export function parseSet(text: string, file: string): DealList {
 export function loadSet(nameOrPath: string): DealList {
   const isPath = /[/\\]/.test(nameOrPath) || nameOrPath.endsWith('.json');
   const file = isPath ? resolve(nameOrPath) : join(setsDir(), `${nameOrPath}.json`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (!isPath && code === 'ENOENT') {
+  // A regular file only: bench holds its signal handlers while it reads, and a FIFO or a device
+  // read here would wait, or read, for ever.
+  const text = readRegular(file, 'deal set');
+  if (text === null) {
+    if (!isPath) {
       const names = setNames();
       throw new UserError(`unknown deal set '${nameOrPath}' (sets: ${names.length > 0 ? names.join(', ') : 'none found'}; or give a set file's path)`);
     }
-    if (code === 'ENOENT') throw new UserError(`cannot read deal set '${nameOrPath}': no such file`);
-    if (code === 'EISDIR') throw new UserError(`cannot read deal set '${nameOrPath}': it is a directory`);
-    throw e;
+    throw new UserError(`cannot read deal set '${nameOrPath}': no such file`);
   }
   const set = parseSet(text, isPath ? nameOrPath : join('bench', 'sets', basename(file)));
   if (!isPath && set.name !== nameOrPath) throw new UserError(`bench/sets/${nameOrPath}.json names itself '${set.name}': the name must be the file's`);

@@ -4,8 +4,9 @@
  * file's directories (`prepareOut`) and a file written whole or not at all (`writeAtomic`).
  */
 import {
-  accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync,
+  type Stats, accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../game/index.js';
 
@@ -22,6 +23,7 @@ const FS_ERRORS: Record<string, string> = {
   EISDIR: 'it is a directory',
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
+  ENXIO: 'it cannot be opened as a file (a socket, or a device that is not there)',
 };
 
 /** An fs error as the user reads it: a UserError that keeps the error's code. */
@@ -137,6 +139,89 @@ export function prepareOut(file: string, what = 'results file'): void {
 }
 
 /**
+ * Why a file that exists may not be read or written as one of limited's files, or null for a
+ * regular file. Results, sidecars, locks and solutions are regular files only: a rename over a
+ * device replaced it (`--out /dev/null` as root made /dev/null a regular file), and a device or
+ * a FIFO read as a file never ends (/dev/zero) or waits for a writer for ever.
+ */
+export function notRegular(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return 'it is a directory';
+  const kind = st.isCharacterDevice()
+    ? 'a character device'
+    : st.isBlockDevice()
+      ? 'a block device'
+      : st.isFIFO()
+        ? 'a named pipe (FIFO)'
+        : st.isSocket()
+          ? 'a socket'
+          : 'not a file';
+  return `it is ${kind}, not a regular file`;
+}
+
+/** Refuses `file` when it exists and is not a regular file (`notRegular`): a one-line UserError. */
+export function checkRegular(file: string, what: string, action: 'read' | 'write' = 'write'): void {
+  let st: Stats;
+  try {
+    st = statSync(file);
+  } catch {
+    return; // not there (or not reachable): the write or read says why
+  }
+  const why = notRegular(st);
+  if (why) throw new UserError(`cannot ${action} ${what} '${file}': ${why}`);
+}
+
+/**
+ * Reads one of limited's own files (a results file, a sidecar, a lock), which must be a regular
+ * file; null when there is none. It is opened without waiting (O_NONBLOCK: a FIFO with no writer
+ * would hold the open for ever, deaf to signals) and checked on its descriptor before a byte
+ * is read, so a device or a FIFO put in its place is one line, never a read without end.
+ */
+export function readRegular(file: string, what: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return fileError(e, `read ${what}`, file);
+  }
+  try {
+    const why = notRegular(fstatSync(fd));
+    if (why) throw new UserError(`cannot read ${what} '${file}': ${why}`);
+    return readFileSync(fd, 'utf8');
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    return fileError(e, `read ${what}`, file);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * At most `maxBytes` bytes from `fd`, read until its end; null when it holds more. The cap is
+ * kept while reading: an endless device or pipe (/dev/zero, `yes |`) stops at `maxBytes + 1`
+ * bytes instead of filling the memory. A descriptor that has no data yet (a non-blocking
+ * stdin) is waited on.
+ */
+export function readCappedSync(fd: number, maxBytes: number): Buffer | null {
+  const buf = Buffer.alloc(maxBytes + 1);
+  let n = 0;
+  for (;;) {
+    let got: number;
+    try {
+      got = readSync(fd, buf, n, buf.length - n, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (got === 0) return buf.subarray(0, n);
+    n += got;
+    if (n > maxBytes) return null;
+  }
+}
+
+/**
  * Fails early when `file` cannot be created or appended to. A file not there yet is made and
  * removed again: a directory may refuse new files although it can be written (/proc).
  */
@@ -158,7 +243,8 @@ export function checkWritable(file: string, what = 'results file'): void {
     fileError(e, `write ${what}`, file);
   }
   if (existsSync(file)) {
-    if (statSync(file).isDirectory()) throw new UserError(`cannot write ${what} '${file}': it is a directory`);
+    const why = notRegular(statSync(file));
+    if (why) throw new UserError(`cannot write ${what} '${file}': ${why}`);
     try {
       accessSync(file, constants.W_OK);
     } catch (e) {
@@ -207,22 +293,45 @@ export function syncDir(dir: string, file: string): void {
   }
 }
 
+export interface AtomicOptions {
+  /** The write function (a test's full disk); fs.writeSync by default. */
+  readonly write?: WriteFn;
+  /** Called once the temporary file is whole, just before the rename: throws to keep the old file (a lock lost meanwhile). */
+  readonly fence?: () => void;
+}
+
+/**
+ * The temporary file of one atomic write of `file`: a name of its own (`FILE.RANDOM.tmp`), so
+ * that two writers of one file (a run that stalled past its lease, and the run that took over)
+ * never write or rename each other's temporary file. `removeTemp` clears leftovers of a kill.
+ */
+export function uniqueTmp(file: string): string {
+  return `${file}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
 /**
  * Writes a file whole or not at all: a temporary file, every byte written and flushed, renamed
  * over the target, and the directory flushed; so the file is durable when this returns. When a
  * write fails (a full disk, a quota) the temporary file is removed and the old file is left as
- * it was; the error is a one-line UserError naming the file.
+ * it was; the error is a one-line UserError naming the file. A target that is not a regular
+ * file (a device, a FIFO) is refused before anything is written: the rename would replace it.
  */
-export function writeAtomic(file: string, text: string, what = 'file'): void {
-  const tmp = tmpPath(file);
+export function writeAtomic(file: string, text: string, what = 'file', o: AtomicOptions = {}): void {
+  const write = o.write ?? writeSync;
+  checkRegular(file, what);
+  const tmp = uniqueTmp(file);
   try {
-    const fd = openSync(tmp, 'w');
+    // O_EXCL: a name of its own, never one someone else made (a link to a device, a FIFO).
+    const fd = openSync(tmp, 'wx');
     try {
-      writeFully(fd, Buffer.from(text, 'utf8'));
+      writeFully(fd, Buffer.from(text, 'utf8'), write);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
+    // The last check before the rename: a slow write of the temporary file (a hung file
+    // server) is not followed by a rename over a file that is no longer this writer's.
+    o.fence?.();
     renameSync(tmp, file);
   } catch (e) {
     try {
@@ -233,4 +342,41 @@ export function writeAtomic(file: string, text: string, what = 'file'): void {
     fileError(e, `write ${what}`, file);
   }
   syncDir(dirname(file), file);
+}
+
+/**
+ * Writes several files (a merge's CSV and its two sidecars) whole, all or none: every
+ * temporary file is written and flushed first, and only then are they renamed over their
+ * targets. A write that fails (a full disk) removes the temporary files and leaves every
+ * target as it was, so a retry is not refused for a half-written result that exists; renames
+ * take no room. The error is a one-line UserError naming the file.
+ */
+export function writeAtomicAll(files: readonly { readonly file: string; readonly text: string; readonly what: string }[]): void {
+  for (const f of files) checkRegular(f.file, f.what);
+  const tmps: string[] = [];
+  let at = 0;
+  try {
+    for (; at < files.length; at++) {
+      const tmp = uniqueTmp(files[at]!.file);
+      const fd = openSync(tmp, 'wx');
+      tmps.push(tmp);
+      try {
+        writeFully(fd, Buffer.from(files[at]!.text, 'utf8'));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    for (at = 0; at < files.length; at++) renameSync(tmps[at]!, files[at]!.file);
+  } catch (e) {
+    for (const t of tmps) {
+      try {
+        unlinkSync(t);
+      } catch {
+        // renamed already, or not made
+      }
+    }
+    fileError(e, `write ${files[at]?.what ?? 'file'}`, files[at]?.file ?? '');
+  }
+  for (const dir of new Set(files.map((f) => dirname(f.file)))) syncDir(dir, files[0]!.file);
 }

@@ -21,6 +21,8 @@ const stoppers = new Set<Stopper>();
 /** watchStopSignals was called: the handlers stay for the life of the process. */
 let watching = false;
 let attached = false;
+/** Waits under way in `interruptible`: the handlers stay while there are any. */
+let waits = 0;
 
 function onSignal(signal: NodeJS.Signals): void {
   if (stoppers.size === 0) {
@@ -55,6 +57,22 @@ export function onStop(stop: Stopper): () => void {
   attach(true);
   return () => {
     stoppers.delete(stop);
-    if (!watching && stoppers.size === 0) attach(false);
+    if (!watching && stoppers.size === 0 && waits === 0) attach(false);
   };
+}
+
+/**
+ * Runs `wait` (a read of a FIFO or of stdin, which may wait for its writer for ever) with the
+ * handlers on from before it starts: a SIGINT or SIGTERM meanwhile ends the process at once
+ * (130, 143), even as PID 1 of a container, where a signal without a handler is dropped.
+ */
+export async function interruptible<T>(wait: () => Promise<T>): Promise<T> {
+  waits++;
+  attach(true);
+  try {
+    return await wait();
+  } finally {
+    waits--;
+    if (!watching && stoppers.size === 0 && waits === 0) attach(false);
+  }
 }

@@ -14,6 +14,7 @@ import { examples, prefixed, retireOptions } from '../options.js';
 import { out, outJson, warnWorkers } from '../output.js';
 import { positiveInteger, positiveNumber, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
+import { usefulMemoryMB } from '../../solver/memory-floor.js';
 
 /** What `npm run bench` runs: this set, every built-in heuristic, best-first, this node budget. */
 export const STANDARD_SET = 'book-1k';
@@ -88,7 +89,7 @@ export function benchConfig(o: BenchCliOptions, args: readonly string[]): BenchC
   const search = o.search ?? 'best';
   const maxSeconds = o.maxSeconds !== undefined ? positiveNumber('--max-seconds', o.maxSeconds) : undefined;
   const maxNodes = o.maxNodes !== undefined ? positiveInteger('--max-nodes', o.maxNodes) : maxSeconds === undefined ? STANDARD_MAX_NODES : undefined;
-  const maxMemoryMB = o.maxMemory !== undefined ? positiveNumber('--max-memory', o.maxMemory) : undefined;
+  const maxMemoryMB = o.maxMemory !== undefined ? usefulMemoryMB('--max-memory', positiveNumber('--max-memory', o.maxMemory)) : undefined;
   const workers = workersOption(o.workers);
   const chunk = o.chunk !== undefined ? positiveInteger('--chunk', o.chunk) : undefined;
   if (o.outDir === '' || o.outDir === '-') throw new UserError(`--out-dir needs a directory ('-' is not accepted: the table goes to stdout)`);

@@ -6,6 +6,7 @@ import { formatSummary } from '../../batch/report.js';
 import { run } from '../exit.js';
 import { examples } from '../options.js';
 import { out, outJson } from '../output.js';
+import { unhashedNote } from '../../batch/rowhash.js';
 import { commandLine } from './batch.js';
 
 export function registerMerge(program: Command): void {
@@ -41,6 +42,7 @@ export function registerMerge(program: Command): void {
         }
         const target = o.out ?? '(not written: no --out)';
         const m = mergeParts(files, o.out ?? '', commandLine(process.argv.slice(2)), o.force === true);
+        for (const f of m.unhashed) process.stderr.write(unhashedNote(f) + '\n');
         if (o.out !== undefined) writeMerged(o.out, m);
         if (o.json) return outJson({ ...m.summary, file: o.out ?? null });
         const summary = { ...m.summary, file: target };

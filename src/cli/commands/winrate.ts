@@ -21,6 +21,7 @@ import { notesAfterWorkers, out } from '../output.js';
 import { positiveInteger, positiveNumber, workersOption } from '../numbers.js';
 import { commandLine } from './batch.js';
 import { tacticsFromFlags } from '../solver-flags.js';
+import { usefulMemoryMB } from '../../solver/memory-floor.js';
 
 /** The options of phase 1's budget and phase 2 (addPhase2Options), as commander gives them. */
 export interface PhaseCliOptions {
@@ -116,7 +117,7 @@ export function longBudgets(o: { longNodes?: string; longSeconds?: string; longM
   return {
     ...(nodes !== undefined ? { nodes } : {}),
     ...(seconds !== undefined ? { seconds } : {}),
-    memory: positiveNumber('--long-memory', o.longMemory),
+    memory: usefulMemoryMB('--long-memory', positiveNumber('--long-memory', o.longMemory)),
     ...(prove !== undefined ? { prove } : {}),
   };
 }
