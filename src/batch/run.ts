@@ -563,7 +563,8 @@ async function runLocked(cfg: BatchConfig, part: DealRange, note: (t: string) =>
     writeCurrent();
     rewriteSorted(out, rf.header, rf.lines, fence);
     if (cfg.certificates) {
-      fence();
+      // The sort made the file anew: only the lock is checked now.
+      lock.check();
       finishCerts(out, decidedOf(out, current.job));
     }
   } catch (e) {
