@@ -265,6 +265,12 @@ function load(text: string): Doc[] {
 
 describe('deploy/k8s-indexed-job.yaml', () => {
   const docs = (): Doc[] => load(readFileSync(MANIFEST, 'utf8'));
+  /** The problems `problems` finds in the manifest's Job after `change`. */
+  const broken = (change: (d: Doc) => void): string[] => {
+    const d = structuredClone(docs()[0]);
+    change(d);
+    return problems(d);
+  };
 
   it('is one batch/v1 Job that the Kubernetes API accepts: schema, no unknown field, the Job rules, memory that fits', () => {
     expect(docs().map((d) => `${d.apiVersion} ${d.kind}`)).toEqual(['batch/v1 Job']);
@@ -275,12 +281,6 @@ describe('deploy/k8s-indexed-job.yaml', () => {
   });
 
   it('its check refuses what the API refuses, and memory that does not fit', () => {
-    const job = docs()[0];
-    const broken = (change: (d: Doc) => void): string[] => {
-      const d = structuredClone(job);
-      change(d);
-      return problems(d);
-    };
     // backoffLimitPerIndex with restartPolicy OnFailure: the Job as it was.
     expect(broken((d) => (d.spec.template.spec.restartPolicy = 'OnFailure'))).toEqual([
       'backoffLimitPerIndex needs restartPolicy Never, not OnFailure',
@@ -317,12 +317,6 @@ describe('deploy/k8s-indexed-job.yaml', () => {
   });
 
   it('its check refuses what the API server refuses beyond the schema: counts, names, references, quantities, failure rules', () => {
-    const job = docs()[0];
-    const broken = (change: (d: Doc) => void): string[] => {
-      const d = structuredClone(job);
-      change(d);
-      return problems(d);
-    };
     const c0 = (d: Doc): Doc => d.spec.template.spec.containers[0];
     const rules = (d: Doc): Doc[] => d.spec.podFailurePolicy.rules;
     expect(broken((d) => (d.spec.parallelism = -1))).toEqual(['parallelism -1: must be >= 0']);

@@ -125,6 +125,16 @@ function shownTable(text: string): Table {
   };
 }
 
+/**
+ * Book deal 1's solution under a node budget (the same on every machine, and the one the page
+ * finds with the same settings), written to `name` by `limited solve`: its moves, comments left out.
+ */
+function deal1Moves(name: string): string[] {
+  const sol = join(dir, name);
+  cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
+  return readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+}
+
 /** The first `k` moves of a solution file, as a file of their own. */
 function firstMoves(moves: readonly string[], k: number): string {
   const f = join(dir, `first-${k}.txt`);
@@ -175,9 +185,7 @@ async function dragTo(page: Page, from: string, to: string): Promise<void> {
 describe('the viewer', () => {
   it('steps through a solution by keys, slider, move list and buttons, and draws the table of each move as limited show --after prints it', async () => {
     // A node budget: the same solution on every machine.
-    const sol = join(dir, 'deal1.txt');
-    cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
-    const moves = readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const moves = deal1Moves('deal1.txt');
     // The page solves the deal itself with the same settings: the same solution.
     const file = join(dir, 'view1.html');
     cli(['view', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--out', file]);
@@ -377,9 +385,7 @@ describe('a page a player keeps open', () => {
   }
 
   it('names no unturned card anywhere in the document without perfect information, in both deals, and names them when asked', async () => {
-    const sol = join(dir, 'spoil1.txt');
-    cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
-    const moves = readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const moves = deal1Moves('spoil1.txt');
     const file = join(dir, 'play-spoil.html');
     cli(['play', '1', '--out', file]);
     const { page, done } = await open(file);
@@ -476,9 +482,7 @@ describe('a page a player keeps open', () => {
   }
 
   it('fits the table, both deals, and the reports in windows 360, 768 and 1280 px wide', async () => {
-    const sol = join(dir, 'fit1.txt');
-    cli(['solve', '1', '--preset', 'portfolio', '--max-nodes', '100000', '--solution-out', sol]);
-    const moves = readFileSync(sol, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    const moves = deal1Moves('fit1.txt');
     const first = join(dir, 'fit-play.html');
     cli(['play', '1', '--out', first]);
     const second = join(dir, 'fit-second.html');
