@@ -152,4 +152,19 @@ describe('certificates and limited verify-results', () => {
     expect(v.stdout).toMatch(/^ok .*phase1\.csv: 80 rows/m);
     expect(v.stdout).toMatch(/^ok .*phase2\.csv: \d+ rows .*solutions replayed/m);
   });
+
+  it('experiment tactics --certificates: the solver rows keep them (the players\' rows prove nothing), and verify-results checks them', () => {
+    const out = join(dir, 'tactics');
+    const r = runCli([
+      'experiment', 'tactics', ...SMALL.map((a) => a.replace(' ', ',')), '--count', '40', '--solver-count', '40', '--max-nodes', '3000', '--sample', '4',
+      '--only', 'solver-free,solver-pairing-never,greedy-always-eager', '--workers', '2', '--out-dir', out, '--no-progress', '--certificates',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    for (const row of ['solver-free', 'solver-pairing-never']) expect(existsSync(certsGzPath(join(out, `${row}.csv`))), row).toBe(true);
+    expect(existsSync(certsGzPath(join(out, 'greedy-always-eager.csv')))).toBe(false);
+    const v = runCli(['verify-results', out]);
+    expect(v.status, v.stdout).toBe(0);
+    expect(v.stdout).toMatch(/^ok .*solver-free\.csv: 40 rows .*solutions replayed/m);
+    expect(v.stdout).toMatch(/^ok .*solver-pairing-never\.csv: 40 rows .*certificates/m);
+  });
 });

@@ -60,6 +60,8 @@ export interface TacticsConfig extends MatrixOptions {
   readonly note?: (text: string) => void;
   /** This process is a task of a cluster job (cluster.ts): rows in shards, phase 2 a deal at a time; task 1 writes the summary. */
   readonly cluster?: ClusterTask;
+  /** Keep a certificate of every decided deal of the solver rows' files (src/batch/certs.ts); the players' rows prove nothing. */
+  readonly certificates?: boolean;
 }
 
 export interface TacticsOutcome {
@@ -123,6 +125,7 @@ async function estimateSolverRows(
     ...(cfg.phase2?.maxSample !== undefined ? { maxSample: cfg.phase2.maxSample } : {}),
     ...(cfg.phase2?.maxSeconds !== undefined ? { maxSeconds: cfg.phase2.maxSeconds } : {}),
     ...(cfg.cluster ? { cluster: cfg.cluster } : {}),
+    ...(cfg.certificates ? { certificates: true } : {}),
   });
   return res;
 }
@@ -188,6 +191,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
     }
     if (state === 'noFile') note(`experiment tactics: ${tag}: ${file} is not there (only its sidecar): running the row from the start`);
     if (state === 'other') note(`experiment tactics: ${tag}: ${file} was made with other options: running the row again from the start (--force)`);
+    const certs = cfg.certificates && row.spec.kind === 'solve' ? { certificates: true } : {};
     const task = cfg.cluster;
     if (task) {
       // Shards of the row, this task's first, shared with the other tasks; then merged into the row's file.
@@ -196,7 +200,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
       const jobs = Array.from({ length: task.count }, (_, k): SharedJob => {
         const shard = { index: k + 1, count: task.count };
         const out = shardFile(file, shard);
-        return { file: out, run: () => runBatch({ spec: row.spec, range: row.range, shard, out, workers: cfg.workers, progress: cfg.progress, label: tag, command: cfg.command, note }) };
+        return { file: out, run: () => runBatch({ spec: row.spec, range: row.range, shard, out, workers: cfg.workers, progress: cfg.progress, label: tag, command: cfg.command, note, ...certs }) };
       });
       const o = await shareJobs(jobs, task, 1);
       if (o.status === 'interrupted') return { status: 'interrupted', signal: o.signal, lines: [], missing: [], files: [] };
@@ -214,6 +218,7 @@ export async function runTactics(cfg: TacticsConfig): Promise<TacticsOutcome> {
       label: `${tag}`,
       command: cfg.command,
       ...(cfg.force ? { force: true } : {}),
+      ...certs,
       note,
     });
     if (res.status === 'interrupted') return { status: 'interrupted', signal: res.signal!, lines: [], missing: [], files: [] };

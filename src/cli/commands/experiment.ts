@@ -36,6 +36,7 @@ export interface TacticsCliOptions extends PhaseCliOptions {
   printJob?: string;
   json?: boolean;
   progress?: boolean;
+  certificates?: boolean;
 }
 
 export const TACTICS_DEFAULTS = {
@@ -94,6 +95,7 @@ function registerTactics(experiment: Command): void {
     .option('--task <i/n>', 'be task I of N of a cluster job: the N tasks share the rows (in shards) and phase 2 (a deal at a time) through --out-dir, task 1 writes the summary (also from SLURM_ARRAY_TASK_ID)')
     .option('--tasks <n>', 'N tasks: this one from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); with --print-job, the job\'s tasks (default 10)')
     .option('--print-job <engine>', 'print the cluster job that runs this command instead, for slurm (a job array\'s sbatch script) or k8s (an Indexed Job), with --tasks N of --workers W (default 4) each')
+    .option('--certificates', "keep what proves each decided deal of the solver rows beside their files (ROW.certs.gz: a won deal's moves, how a lost one was proved), for 'limited verify-results DIR'")
     .option('--no-progress', 'no progress on stderr');
   addJsonOption(cmd, 'the summary table');
   retireOptions(cmd, [
@@ -179,6 +181,7 @@ Exit status: 0 done, 2 bad input, 3 a solver solution that fails to verify, 130/
             from, deals, solverDeals, freeDeals, solverNodes, samplingDeals, samplingPlayer: o.samplingPlayer, size, phase2,
             dir: o.outDir, workers, force: o.force === true, ...(o.only !== undefined ? { only: o.only } : {}), progress: o.progress !== false,
             command: commandLine(process.argv.slice(2)), ...(cluster.task ? { cluster: cluster.task } : {}),
+            ...(o.certificates === true ? { certificates: true } : {}),
           });
         } catch (e) {
           if (reportSolutionBug(e)) return;
