@@ -70,6 +70,7 @@ function* depthFirstRun(
   );
   dfs.tableLimit = signaturesAfter;
   dfs.lock = o.lockBoundEvery ? ctx.lockBound : null;
+  dfs.lateAfter = o.lockSpaces > 0 ? o.lockSpaces : Infinity;
   let table: TableStats = tt;
   const pruned = ctx.pruned;
   const prunedWaste = ctx.prunedWaste;
