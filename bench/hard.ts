@@ -39,8 +39,7 @@ shares of positions PileBound and LockBound cut, of LockBound's give-ups, of tho
 spaces, and of those with a column empty).
 `;
 
-const args = benchArgs('hard', USAGE, { deals: { type: 'string' }, 'max-nodes': { type: 'string', default: '1000000' }, 'space-nodes': { type: 'string', default: '0' } });
-const spaceNodes = args.values['space-nodes'] === '0' ? 0 : args.wholeNumber('space-nodes', args.values['space-nodes'] as string);
+const args = benchArgs('hard', USAGE, { deals: { type: 'string' }, 'max-nodes': { type: 'string', default: '1000000' } });
 const maxNodes = args.wholeNumber('max-nodes', args.values['max-nodes'] as string);
 const deals = args.values.deals === undefined ? HARD_DEALS : (args.values.deals as string).split(',').map((d) => args.wholeNumber('deals', d));
 const NEVER = { pairing: 'always', spaces: 'never' } as const;
@@ -61,7 +60,6 @@ function measure(n: number): Figures {
   const ctx = new SearchContext();
   ctx.reset(dealFromNumber(n), BOOK, [], new MemoryBudget(2 ** 40));
   const { g, packer, lockBound: lock, bound } = ctx;
-  lock.spaceNodes = spaceNodes;
   const mo = moveOptions(DEFAULT_OPTIONS);
   const seen = new Set<string>();
   const key = new Uint32Array(packer.words);
@@ -111,9 +109,7 @@ function measure(n: number): Figures {
     return 0;
   };
   seen.add(keyOf(false));
-  const t0 = performance.now();
   f.verdict = ['lost', 'won', 'unknown'][search(false)]!;
-  if (spaceNodes > 0) console.error(`deal ${n}: ${f.verdict} ${f.nodes} nodes ${((performance.now() - t0) / 1000).toFixed(1)} s; with spaces ${JSON.stringify(lock.spaceStats)}`);
   return f;
 }
 

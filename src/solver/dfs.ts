@@ -73,17 +73,6 @@ export class DepthFirst {
   storeDraws = false;
   /** `run` stops with DFS_TABLE (at a check) once the table holds this many states. */
   tableLimit = Infinity;
-  /**
-   * With `lock`: a position on the path whose subtree has taken this many nodes is asked again,
-   * by LockBound with spaces (`LockBound.withSpaces`), with a quarter of those nodes as its
-   * budget; proved lost, its whole subtree is cut (every position below a lost one is lost).
-   * Asked again at eight times the nodes when the budget ran out. Infinity: never. Such checks
-   * are dear (a search of their own), so they go where a subtree has proved costly.
-   */
-  lateAfter = Infinity;
-  /** Subtrees cut by those late checks, and the checks made. */
-  lateCuts = 0;
-  lateChecks = 0;
   private d = 0;
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
@@ -95,9 +84,6 @@ export class DepthFirst {
    * check of LockBound (`LockBound.keptDraws`: the answer is the frame's own, not lost).
    */
   private lockKeep = new Int32Array(1 << 12);
-  /** Per frame on the path: the nodes when it was entered, and the subtree size at which to ask it late (-1: never). */
-  private entryNodes = new Float64Array(1 << 12);
-  private lateNext = new Float64Array(1 << 12);
   private g!: Game;
   private packer!: KeyPacker;
   /** The table: exact keys (`tt`) or signatures (`sig`), the other null. */
@@ -155,10 +141,6 @@ export class DepthFirst {
     }
     this.frameCursor[0] = 0;
     this.lockKeep[0] = 0;
-    this.entryNodes[0] = 1;
-    this.lateNext[0] = this.lateAfter;
-    this.lateCuts = 0;
-    this.lateChecks = 0;
     this.frameEnd[0] = childMoves(g, this.gen, this.scores, this.moveStack, 0, justDrew, moves, tactics);
   }
 
@@ -292,19 +274,9 @@ export class DepthFirst {
         }
         d++;
         this.lockKeep[d] = keep;
-        this.entryNodes[d] = nodes;
-        this.lateNext[d] = this.lateAfter;
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
         if ((nodes & CHECK) === 0) {
-          if (lock !== null && this.lateAfter !== Infinity) {
-            const a = this.lateCheck(lock, lockTactics, d, nodes);
-            if (a >= 0) {
-              // The game stands at frame a's position: end its subtree.
-              d = a;
-              this.frameCursor[a] = this.frameEnd[a]!;
-            }
-          }
           // The table's limit first: were the slice's end checked first, a slice ending at this
           // check would skip it, and the search would go on on exact keys to the next check or
           // further, another search than in one go (the caller ends the slice after the swap).
@@ -328,32 +300,6 @@ export class DepthFirst {
     this.bestValue = weighed ? bestValue : bestHome;
     this.d = d;
     return code;
-  }
-
-  /**
-   * Asks the frames on the path whose subtrees have grown past their mark, the shallowest
-   * first, LockBound with spaces (`lateAfter`). Returns the first frame proved lost, with the
-   * game taken back to its position, or -1 with the game where it was.
-   */
-  private lateCheck(lock: LockBound, tactics: Tactics, d: number, nodes: number): number {
-    const g = this.g;
-    for (let a = 0; a < d; a++) {
-      const size = nodes - this.entryNodes[a]!;
-      const mark = this.lateNext[a]!;
-      if (mark < 0 || size < mark) continue;
-      for (let k = d; k > a; k--) g.undo();
-      lock.spaceNodes = Math.min(Math.ceil(size / 4), 1 << 24);
-      const r = lock.check(tactics);
-      lock.spaceNodes = 0;
-      this.lateChecks++;
-      if (r === LOCK_LOST) {
-        this.lateCuts++;
-        return a;
-      }
-      this.lateNext[a] = lock.outOfNodes ? 8 * size : -1;
-      for (let k = a; k < d; k++) g.apply(this.moveStack[this.frameCursor[k]! - 1]!);
-    }
-    return -1;
   }
 
   /**
@@ -394,8 +340,6 @@ export class DepthFirst {
       this.frameEnd = grow(this.frameEnd);
       this.frameCursor = grow(this.frameCursor);
       this.lockKeep = grow(this.lockKeep);
-      this.entryNodes = growFloat(this.entryNodes);
-      this.lateNext = growFloat(this.lateNext);
     }
     if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grow(this.moveStack);
     if ((d + 3) * this.packer.words > this.keys.length) {
@@ -416,12 +360,6 @@ export class DepthFirst {
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
-function growFloat(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(a.length * 2);
   b.set(a);
   return b;
 }

@@ -57,12 +57,6 @@ export interface SolveOptions {
   /** Depth-first search asks LockBound at every position it expands and cuts those it proves lost. */
   readonly lockBoundEvery: boolean;
   /**
-   * With `lockBoundEvery`: depth-first search asks LockBound with spaces (lockbound.ts
-   * `withSpaces`, sound) at a position on its path once the subtree below it has taken this
-   * many nodes, and cuts the subtree when it is proved lost (`DepthFirst.lateAfter`; 0: never).
-   */
-  readonly lockSpaces: number;
-  /**
    * Depth-first search goes on with 48-bit signatures (sigtable.ts, 8-12 bytes a state) instead
    * of exact keys (table.ts) once it has stored this many states (Infinity: never). An exhaustion
    * on signatures proves nothing, so the loss is then confirmed on exact keys.
@@ -110,7 +104,6 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   wasteBound: false,
   lockBound: true,
   lockBoundEvery: false,
-  lockSpaces: 0,
   signaturesAfter: 1 << 16,
   signatureBits: 48,
   seed: 0,

@@ -39,7 +39,6 @@ function prove(w: WorkerInput, from: { nodes: number; bestHome: number } | null 
   const waste = o.wasteBound ? new WasteBound(g) : null;
   const tactics = isRestricted(o.tactics) ? o.tactics : null;
   dfs.lock = o.lockBoundEvery ? new LockBound(g) : null;
-  dfs.lateAfter = o.lockSpaces > 0 ? o.lockSpaces : Infinity;
   const budget = o.maxNodes;
   // Nodes and best home of the searches before this one, and the nodes added to the shared count.
   let before = from?.nodes ?? 0;

@@ -70,7 +70,6 @@ function* depthFirstRun(
   );
   dfs.tableLimit = signaturesAfter;
   dfs.lock = o.lockBoundEvery ? ctx.lockBound : null;
-  dfs.lateAfter = o.lockSpaces > 0 ? o.lockSpaces : Infinity;
   let table: TableStats = tt;
   const pruned = ctx.pruned;
   const prunedWaste = ctx.prunedWaste;
