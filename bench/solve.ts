@@ -61,7 +61,8 @@ const USAGE = `usage: node dist/bench/solve.js [options]     (npm run bench:solv
   --csv FILE.csv        also write one row a deal and combination: rules, deal, search,
                         heuristic, verdict, proof, limit, nodes, states, ms, best_home
   --cold                solve each deal in a new process (limited solve N --json), as a
-                        single deal is solved, instead of one deal after another in this one
+                        single deal is solved, instead of one deal after another in this one;
+                        the report adds each process's time from its start to its exit
   -h, --help            this help
 `;
 
@@ -143,6 +144,8 @@ interface Row {
   byLocks: number;
   nodes: number[];
   ms: number[];
+  /** --cold: each deal's process from start to exit, as a user of `limited solve` waits for it. */
+  processMs: number[];
   /** Table bytes (bytes per state x states) and states, summed over the deals. */
   tableBytes: number;
   states: number;
@@ -166,7 +169,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
   const row: Row = {
     rules: label, deals: dealsLabel, search, heuristic: search === 'best' ? heuristic : '–',
     verdicts: { won: 0, unsolvable: 0, unknown: 0 }, limits: { nodes: 0, time: 0, memory: 0 }, errors: 0, byLocks: 0,
-    nodes: [], ms: [], tableBytes: 0, states: 0, totalNodes: 0, totalSeconds: 0,
+    nodes: [], ms: [], processMs: [], tableBytes: 0, states: 0, totalNodes: 0, totalSeconds: 0,
   };
   /** The CSV's heuristic column: best-first only (the table writes '–' for the others). */
   const csvHeuristic = search === 'best' ? heuristic : '';
@@ -182,6 +185,7 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
       if (r.verdict === 'unknown' && r.limit && r.limit !== 'interrupted') row.limits[r.limit]++;
       row.nodes.push(r.nodes);
       row.ms.push(r.seconds * 1000);
+      if ('processMs' in r) row.processMs.push(r.processMs);
       row.tableBytes += r.bytesPerState * r.states;
       row.states += r.states;
       row.totalNodes += r.nodes;
@@ -203,11 +207,12 @@ function benchOne(label: string, dealsLabel: string, deals: Deal[], rules: Rules
  * own, with the options `opts` stand for. Its figures as `solveRequest` gives them; a solution that
  * fails to verify (exit 3) throws SolutionError, as it does in this process.
  */
-function solveCold(deal: string[], rules: string, opts: SolveRequest): Pick<SolveResult, 'verdict' | 'proof' | 'limit' | 'nodes' | 'states' | 'seconds' | 'bytesPerState' | 'bestHome'> {
+function solveCold(deal: string[], rules: string, opts: SolveRequest): Pick<SolveResult, 'verdict' | 'proof' | 'limit' | 'nodes' | 'states' | 'seconds' | 'bytesPerState' | 'bestHome'> & { processMs: number } {
+  const t = performance.now();
   const r = spawnSync(process.execPath, solveArgs(deal, rules, opts), { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status === 3) throw new SolutionError(r.stderr.trim());
   if (r.status !== 0) fail(`limited solve ${deal.join(' ')} --rules '${rules}' exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
-  return JSON.parse(r.stdout) as ReturnType<typeof solveCold>;
+  return { ...(JSON.parse(r.stdout) as Omit<ReturnType<typeof solveCold>, 'processMs'>), processMs: performance.now() - t };
 }
 
 const median = (xs: number[]): number => {
@@ -264,8 +269,8 @@ const lines: string[] = [
   `- wall time: ${wall.toFixed(1)} s`,
   `- ${memoryLine(memoryBefore, memoryAfter, 'the run')}`,
   '',
-  '| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max | nodes/s | bytes/state | errors |',
-  '|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  `| rules | deals | search | heuristic | decided % | won % | unsolvable % (by LockBound) | unknown % (nodes/time/memory) | nodes median / mean / max | ms median / mean / max |${COLD ? ' process ms median / mean / max |' : ''} nodes/s | bytes/state | errors |`,
+  `|---|---|---|---|---:|---:|---:|---:|---:|---:|${COLD ? '---:|' : ''}---:|---:|---:|`,
 ];
 for (const r of rows) {
   const n = r.verdicts.won + r.verdicts.unsolvable + r.verdicts.unknown + r.errors;
@@ -275,6 +280,7 @@ for (const r of rows) {
       `${pct(r.verdicts.unknown, n)} (${r.limits.nodes}/${r.limits.time}/${r.limits.memory}) | ` +
       `${int(median(r.nodes))} / ${int(mean(r.nodes))} / ${int(max(r.nodes))} | ` +
       `${ms(median(r.ms))} / ${ms(mean(r.ms))} / ${ms(max(r.ms))} | ` +
+      (COLD ? `${ms(median(r.processMs))} / ${ms(mean(r.processMs))} / ${ms(max(r.processMs))} | ` : '') +
       `${int(r.totalSeconds > 0 ? r.totalNodes / r.totalSeconds : 0)} | ${(r.states > 0 ? r.tableBytes / r.states : 0).toFixed(1)} | ${r.errors} |`,
   );
 }
@@ -283,6 +289,7 @@ lines.push(
   'decided = won + unsolvable; unsolvable = proved: a complete search exhausted (sound pruning only),',
   'or LockBound before any search (that share in brackets); unknown = a budget ran out (counts by',
   'limit in brackets); errors = solutions that failed to verify (solver bugs).',
+  'ms = the seconds the search reported;' + (COLD ? ' process ms = each `limited solve` process from its start to its exit (Node, loading the CLI, the search, the verified solution printed).' : ''),
   'nodes/s = all nodes expanded / all seconds searched; bytes/state = the mean over all stored',
   "states of each deal's table bytes per state (its keys or their signatures, and the index its",
   "states need; a preset's: all its stages' states), weighted by its states.",

@@ -12,6 +12,8 @@ import { hashRows } from '../src/batch/rowhash.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+/** The same CLI as tsc's modules, not bundled (the build keeps it beside main.js): for a test that patches a module the CLI imports. */
+export const MAIN_MODULES = join(ROOT, 'dist', 'src', 'cli', 'main-modules.js');
 
 export interface Result {
   status: number | null;
@@ -19,9 +21,9 @@ export interface Result {
   stderr: string;
 }
 
-/** Runs `node [nodeArgs] MAIN args` in the repo root, colour off, with optional stdin and env. */
-export function runCli(args: string[], o: { input?: string; nodeArgs?: string[]; env?: Record<string, string> } = {}): Result {
-  const r = spawnSync(process.execPath, [...(o.nodeArgs ?? []), MAIN, ...args], {
+/** Runs `node [nodeArgs] MAIN args` (or `main` instead of MAIN) in the repo root, colour off, with optional stdin and env. */
+export function runCli(args: string[], o: { input?: string; nodeArgs?: string[]; env?: Record<string, string>; main?: string } = {}): Result {
+  const r = spawnSync(process.execPath, [...(o.nodeArgs ?? []), o.main ?? MAIN, ...args], {
     cwd: ROOT,
     input: o.input,
     encoding: 'utf8',

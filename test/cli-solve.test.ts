@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PYSOL, formatDealFile, parseDealFile, pysolDeal } from '../src/game/index.js';
 
-import { MAIN, ROOT, type Result, afterCpuSeconds, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
+import { MAIN, MAIN_MODULES, ROOT, type Result, afterCpuSeconds, expectUsageError, runCli, withTempDir } from './cli-helpers.js';
 
-const cli = (args: string[], nodeArgs: string[] = []): Result => runCli(args, { nodeArgs });
+const cli = (args: string[], nodeArgs: string[] = [], main = MAIN): Result => runCli(args, { nodeArgs, main });
 
 
 // Small deals (one pack of A-5, four columns of three) whose book verdicts the solver decides
@@ -216,7 +216,9 @@ describe('solve', () => {
 
   it('a solution that fails to verify is an internal error: one line, exit 3', () => {
     // Preloaded before the CLI: makes the (shared) solver module throw as it does when its
-    // solution does not replay. No hook in the CLI itself.
+    // solution does not replay. No hook in the CLI itself. The CLI is run from tsc's modules
+    // (main-modules.js, which the build keeps beside the bundled main.js): only there is the
+    // solver module one that a preloaded module can reach.
     const hook = join(dir, 'broken-solver.mjs');
     const search = pathToFileURL(join(ROOT, 'dist', 'src', 'solver', 'index.js')).href;
     writeFileSync(
@@ -224,7 +226,7 @@ describe('solve', () => {
       `import { Solver, SolutionError } from '${search}';\n` +
         `Solver.prototype.start = function () { throw new SolutionError('solver produced a solution that does not verify: move 3: test'); };\n`,
     );
-    const r = cli(['solve', WON, ...SMALL], ['--import', pathToFileURL(hook).href]);
+    const r = cli(['solve', WON, ...SMALL], ['--import', pathToFileURL(hook).href], MAIN_MODULES);
     expect(r.status).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('limited: internal error: solver produced a solution that does not verify: move 3: test\n');

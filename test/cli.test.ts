@@ -132,6 +132,17 @@ describe('show and moves', () => {
     for (const c of commands) expect(sentence![0]).toMatch(new RegExp(`\`${c}( \\w+)?\``));
   });
 
+  it('is one bundled file: main.js imports only Node and the packages, not the modules beside it (docs/cli.md, "Start-up")', () => {
+    const main = readFileSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'utf8');
+    const specifiers = [...main.matchAll(/^import .*? from ["']([^"']+)["'];?$/gm)].map((m) => m[1]!);
+    expect(specifiers).toContain('commander');
+    for (const s of specifiers) expect(s, s).not.toMatch(/^[./]/);
+    expect(main).not.toMatch(/\bimport\(["']\./);
+    // The bundle finds the workers' modules under dist/src and prints the version of package.json.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(cli(['--version']).stdout).toBe(`${pkg.version}\n`);
+  });
+
   it('every command has help with an example', () => {
     for (const c of ['deal', 'show', 'moves', 'verify', 'start']) {
       const r = cli([c, '--help']);

@@ -9,7 +9,12 @@
  * its one-line message. Here every 'error' event has a listener: after a stop it is dropped,
  * before one it is the run's error (`onError`).
  */
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
+import type * as piscina from 'piscina';
+
+// Loaded when a pool starts, not with the module: the CLI is one bundle, and `limited solve`
+// should not pay for piscina's loading (docs/cli.md, "Start-up").
+const loadPiscina = (): typeof piscina => createRequire(import.meta.url)('piscina') as typeof piscina;
 
 export interface Pool<T, R> {
   run(task: T): Promise<R>;
@@ -31,7 +36,7 @@ export interface PoolOptions {
 }
 
 export function startPool<T, R>(o: PoolOptions): Pool<T, R> {
-  const pool = new Piscina({ filename: o.filename, minThreads: o.workers, maxThreads: o.workers, idleTimeout: 60_000 });
+  const pool = new (loadPiscina().Piscina)({ filename: o.filename, minThreads: o.workers, maxThreads: o.workers, idleTimeout: 60_000 });
   let stopped = false;
   let ended: Promise<void> | null = null;
   pool.on('error', (e: unknown) => {

@@ -97,9 +97,9 @@ export class BatchSolverError extends Error {
   override readonly name = 'BatchSolverError';
 }
 
-/** The pool's worker, dist/src/batch/worker.js. */
+/** The pool's worker, dist/src/batch/worker.js (through ../batch/: the bundled CLI, dist/src/cli/main.js, is at the same depth). */
 export function workerFile(): string {
-  return builtModule(new URL('./worker.js', import.meta.url));
+  return builtModule(new URL('../batch/worker.js', import.meta.url));
 }
 
 function sessionFor(cfg: BatchConfig, chunk: number): Session {

@@ -34,7 +34,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
 ];
 
 function packageVersion(): string {
-  // dist/src/cli/main.js -> the package root, three levels up.
+  // dist/src/cli/main.js (the bundle, or tsc's file) -> the package root, three levels up.
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }

@@ -48,8 +48,8 @@ export const JOB_KIND: JobKind = {
   },
 };
 
-/** This module as the workers import it: the kind's module of every bench task. */
-export const benchKindModule = (): string => builtModule(new URL('./job.js', import.meta.url));
+/** This module as the workers import it: the kind's module of every bench task (through ../compare/: the bundled CLI is at the same depth). */
+export const benchKindModule = (): string => builtModule(new URL('../compare/job.js', import.meta.url));
 
 export interface BenchSolver {
   readonly search: SearchKind;

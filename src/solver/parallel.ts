@@ -287,9 +287,13 @@ export function rolloutOptions(rules: Rules): Partial<SolveOptions> {
   return stage ? { ...PRESETS[DEFAULT_PRESET]!.options, ...stage.options, ...stage.under?.[rules.secondDeal] } : { search: 'rollout' };
 }
 
-/** dist/src/solver/parallel-worker.js: next to this module once compiled; from the TypeScript sources (the tests), the built one. */
+/**
+ * dist/src/solver/parallel-worker.js: next to this module once compiled; from the TypeScript
+ * sources (the tests), the built one. The path goes through ../solver/ so that it holds from the
+ * bundled CLI as well (dist/src/cli/main.js, the same depth under dist/src).
+ */
 function workerFile(): string {
-  const here = new URL('./parallel-worker.js', import.meta.url);
+  const here = new URL('../solver/parallel-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(here))) return here.href;
   const built = new URL('../../dist/src/solver/parallel-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return built.href;
