@@ -17,7 +17,6 @@ import { CollapseTable } from './collapse-table.js';
 import { MB, MemoryBudget } from './memory.js';
 import { SearchTree } from './tree.js';
 import { WasteBound } from './wastebound.js';
-import { WasteDominance } from './dominance.js';
 
 /**
  * States a best-first or beam search's table has room for at first: it grows from there. Sized
@@ -44,8 +43,6 @@ export class SearchContext {
   bound!: PileBound;
   wasteBound!: WasteBound;
   lockBound!: LockBound;
-  /** Waste dominance's refuted positions, made for the position's game when first asked for. */
-  private dominanceFor: WasteDominance | null = null;
   /** Positions cut by PileBound, WasteBound and LockBound in the last search. */
   pruned = 0;
   prunedWaste = 0;
@@ -95,16 +92,6 @@ export class SearchContext {
     this.progress = 0;
     this.progressHome = 0;
     this.lastTable = null;
-  }
-
-  /** Waste dominance for this game, emptied (dominance.ts). */
-  dominance(): WasteDominance {
-    const d = this.dominanceFor;
-    if (d && d.game === this.g) {
-      d.clear();
-      return d;
-    }
-    return (this.dominanceFor = new WasteDominance(this.g, this.packer.words));
   }
 
   /** The moves to try from the current position (moves.ts `childMoves`). */

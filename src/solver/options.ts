@@ -57,11 +57,6 @@ export interface SolveOptions {
   /** Depth-first search asks LockBound at every position it expands and cuts those it proves lost. */
   readonly lockBoundEvery: boolean;
   /**
-   * Depth-first search on exact keys, under second-deal=none and no tactics, cuts a position that
-   * a refuted one with the same layout and fewer cards on the waste dominates (sound: dominance.ts).
-   */
-  readonly wasteDominance: boolean;
-  /**
    * Depth-first search goes on with 48-bit signatures (sigtable.ts, 8-12 bytes a state) instead
    * of exact keys (table.ts) once it has stored this many states (Infinity: never). An exhaustion
    * on signatures proves nothing, so the loss is then confirmed on exact keys.
@@ -109,7 +104,6 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   wasteBound: false,
   lockBound: true,
   lockBoundEvery: false,
-  wasteDominance: false,
   signaturesAfter: 1 << 16,
   signatureBits: 48,
   seed: 0,

@@ -70,8 +70,6 @@ function* depthFirstRun(
   );
   dfs.tableLimit = signaturesAfter;
   dfs.lock = o.lockBoundEvery ? ctx.lockBound : null;
-  // Not in the streamlined search: there an exhausted position is not proved lost.
-  dfs.dominance = o.wasteDominance && !streamlined && !g.secondDeal && !isRestricted(o.tactics) ? ctx.dominance() : null;
   let table: TableStats = tt;
   const pruned = ctx.pruned;
   const prunedWaste = ctx.prunedWaste;
