@@ -138,7 +138,7 @@ describe('show and moves', () => {
     expect(specifiers).toContain('commander');
     for (const s of specifiers) expect(s, s).not.toMatch(/^[./]/);
     expect(main).not.toMatch(/\bimport\(["']\./);
-    // The bundle finds the workers' modules under dist/src and prints the version of package.json.
+    // It finds package.json from where it lies (the workers' modules: the batch, bench and threads tests).
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(cli(['--version']).stdout).toBe(`${pkg.version}\n`);
   });
