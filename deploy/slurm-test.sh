@@ -207,9 +207,9 @@ cluster_run() {
   local i
   for i in 0 1 2; do
     [[ $i == "$k" ]] && continue
-    [[ "$(state "${job}_$i")" == COMPLETED ]] || die "$what's task $i is $(state "${job}_$i"): $(tail -5 "$T/logs/limited-$what-${job}_$i.out")"
+    [[ "$(state "${job}_$i")" == COMPLETED ]] || die "$what's task $i is $(state "${job}_$i"): $(tail -20 "$T/logs/limited-$what-${job}_$i.out")"
   done
-  grep -q "limited: interrupted (SIGTERM)" "$T/logs/limited-$what-${job}_$k.out" || die "$what's task $k was not stopped by SIGTERM: $(tail -5 "$T/logs/limited-$what-${job}_$k.out")"
+  grep -q "limited: interrupted (SIGTERM)" "$T/logs/limited-$what-${job}_$k.out" || die "$what's task $k was not stopped by SIGTERM: $(tail -20 "$T/logs/limited-$what-${job}_$k.out")"
   echo "$job"
 }
 t=$SECONDS

@@ -12,8 +12,8 @@ import { hashRows } from '../src/batch/rowhash.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-/** The same CLI as tsc's modules, not bundled (the build keeps it beside main.js): for a test that patches a module the CLI imports. */
-export const MAIN_MODULES = join(ROOT, 'dist', 'src', 'cli', 'main-modules.js');
+/** The same CLI as tsc's modules, not bundled (cli.js, the program main.js bundles): for a test that patches a module the CLI imports. */
+export const MAIN_MODULES = join(ROOT, 'dist', 'src', 'cli', 'cli.js');
 
 export interface Result {
   status: number | null;

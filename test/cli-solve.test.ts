@@ -217,8 +217,8 @@ describe('solve', () => {
   it('a solution that fails to verify is an internal error: one line, exit 3', () => {
     // Preloaded before the CLI: makes the (shared) solver module throw as it does when its
     // solution does not replay. No hook in the CLI itself. The CLI is run from tsc's modules
-    // (main-modules.js, which the build keeps beside the bundled main.js): only there is the
-    // solver module one that a preloaded module can reach.
+    // (cli.js, the program that the bundled main.js holds): only there is the solver module one
+    // that a preloaded module can reach.
     const hook = join(dir, 'broken-solver.mjs');
     const search = pathToFileURL(join(ROOT, 'dist', 'src', 'solver', 'index.js')).href;
     writeFileSync(
