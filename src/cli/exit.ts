@@ -37,7 +37,7 @@ export function reportError(e: unknown): void {
     process.stderr.write(`limited: ${oneLine(e.message)}\n`);
     process.exitCode = EXIT_USAGE;
   } else if (e instanceof CommanderError) {
-    // Commander has already printed its message (see configureOutput in main.ts).
+    // Commander has already printed its message (see configureOutput in cli.ts).
     process.exitCode = e.exitCode === 0 ? 0 : EXIT_USAGE;
   } else {
     process.stderr.write(`limited: internal error (this is a bug, please report it):\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -66,7 +66,7 @@ export function registerExperiment(program: Command): void {
     .command('experiment')
     .description('run a research experiment: winrate (how often a game is won with perfect information, to within an interval), tactics (the book\'s pairing and spaces advice, and what each rule is worth)');
   for (const register of EXPERIMENTS) register(experiment);
-  // A usage error names the subcommand's help (main.ts does this for the top-level commands only).
+  // A usage error names the subcommand's help (cli.ts does this for the top-level commands only).
   for (const cmd of experiment.commands)
     cmd.configureOutput({
       outputError: (str, write) => write(`limited: ${oneLine(str.replace(/^error: /, ''))} (see 'limited experiment ${cmd.name()} --help')\n`),
