@@ -132,6 +132,17 @@ describe('show and moves', () => {
     for (const c of commands) expect(sentence![0]).toMatch(new RegExp(`\`${c}( \\w+)?\``));
   });
 
+  it('every command has help with an example', () => {
+    for (const c of ['deal', 'show', 'moves', 'verify', 'start']) {
+      const r = cli([c, '--help']);
+      expect(r.status, c).toBe(0);
+      expect(r.stdout, c).toContain(`Usage: limited ${c}`);
+      expect(r.stdout, c).toMatch(new RegExp(`Examples:\\n(?: {2}.*\\n)*? {2}.*\\blimited ${c}\\b`));
+    }
+  });
+});
+
+describe('the built CLI', () => {
   it('is one bundled file: main.js imports only Node and the packages, not the modules beside it (docs/cli.md, "Start-up")', () => {
     const main = readFileSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'utf8');
     const specifiers = [...main.matchAll(/^import .*? from ["']([^"']+)["'];?$/gm)].map((m) => m[1]!);
@@ -141,15 +152,6 @@ describe('show and moves', () => {
     // It finds package.json from where it lies (the workers' modules: the batch, bench and threads tests).
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(cli(['--version']).stdout).toBe(`${pkg.version}\n`);
-  });
-
-  it('every command has help with an example', () => {
-    for (const c of ['deal', 'show', 'moves', 'verify', 'start']) {
-      const r = cli([c, '--help']);
-      expect(r.status, c).toBe(0);
-      expect(r.stdout, c).toContain(`Usage: limited ${c}`);
-      expect(r.stdout, c).toMatch(new RegExp(`Examples:\\n(?: {2}.*\\n)*? {2}.*\\blimited ${c}\\b`));
-    }
   });
 });
 
