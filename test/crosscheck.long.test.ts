@@ -41,6 +41,9 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   ['dfs lockBound=false', single({ search: 'dfs', lockBound: false })],
   // LockBound at every position instead of at the root only: every proof is then the search's.
   ['dfs lockBoundEvery=true lockBound=false', single({ search: 'dfs', lockBoundEvery: true, lockBound: false })],
+  // The relaxed game of the fifth card, with waste dominance and safe moves home, on exact keys:
+  // its losses are losses; a relaxed win that breaks rule 7 sends the search to the real game.
+  ['dfs freeFifth wasteDominance lockBound=false', single({ search: 'dfs', signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, lockBound: false })],
   // Signatures from the first check (1,024 nodes) on: a search exhausted on them is confirmed on
   // exact keys. With 16-bit signatures, collisions are common and some searches end exhausted
   // on won deals: only the confirmation keeps those from being called unsolvable.

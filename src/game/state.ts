@@ -122,6 +122,13 @@ export class Game {
   private loneCols = 0;
   /** The first space, for `cardMoves` (set by `generate` and `generateWaste`). */
   private space = -1;
+  /**
+   * The solver's relaxed game (not a rule variant; off by default): the fifth card may be played
+   * whenever it has a place (a foundation or a pair), even while a privileged card can move, so
+   * rule 7's condition is dropped. Every legal move stays legal, so a position lost in the relaxed
+   * game is lost (docs/SOLVER.md, "The relaxed fifth card").
+   */
+  freeFifth = false;
 
   constructor(deal: Deal, rules: Rules = deal.rules ?? BOOK) {
     const size = deal.size;
@@ -414,9 +421,13 @@ export class Game {
       // Rule 7: the fifth card only when no privileged card can move; it goes to a foundation or a pair.
       // (With flags=GEN_REDUCED the count of privileged moves is still exact about "some place exists",
       // since a space, when there is one, is always offered to a privileged card.)
-      if (n === before && this.pileNext < this.wasteLen) {
+      if ((n === before || this.freeFifth) && this.pileNext < this.wasteLen) {
         const card = this.stockCards[this.waste[this.pileNext]!]!;
+        // Never into a space: under rule 7 there is none when the fifth card may move.
+        const space = this.space;
+        this.space = -1;
         n = this.cardMoves(out, n, SRC_FIFTH, card, -1, true, false, flags);
+        this.space = space;
       }
     }
     return n;

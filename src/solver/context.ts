@@ -17,6 +17,7 @@ import { CollapseTable } from './collapse-table.js';
 import { MB, MemoryBudget } from './memory.js';
 import { SearchTree } from './tree.js';
 import { WasteBound } from './wastebound.js';
+import { WasteDominance } from './dominance.js';
 
 /**
  * States a best-first or beam search's table has room for at first: it grows from there. Sized
@@ -43,12 +44,17 @@ export class SearchContext {
   bound!: PileBound;
   wasteBound!: WasteBound;
   lockBound!: LockBound;
-  /** Positions cut by PileBound, WasteBound and LockBound in the last search. */
+  /** Waste dominance's refuted positions, made for the position's game when first asked for (its counts: the last search's). */
+  dominanceFor: WasteDominance | null = null;
+  /** Positions cut by PileBound, WasteBound, LockBound and waste dominance in the last search. */
   pruned = 0;
   prunedWaste = 0;
   prunedLock = 0;
+  prunedDom = 0;
   /** Second depth-first searches run on exact keys to confirm an exhaustion on signatures (since this context was made). */
   confirmations = 0;
+  /** Wins of the relaxed game of the fifth card that broke rule 7 (`SolveOptions.freeFifth`; since this context was made). */
+  relaxedWins = 0;
   readonly gen = new Int32Array(MAX_MOVES);
   readonly scores = new Int32Array(MAX_MOVES);
   /** The moves from one position (best-first, beam and the rollout). */
@@ -89,9 +95,20 @@ export class SearchContext {
     this.pruned = 0;
     this.prunedWaste = 0;
     this.prunedLock = 0;
+    this.prunedDom = 0;
     this.progress = 0;
     this.progressHome = 0;
     this.lastTable = null;
+  }
+
+  /** Waste dominance for this game, emptied (dominance.ts). */
+  dominance(): WasteDominance {
+    const d = this.dominanceFor;
+    if (d && d.game === this.g) {
+      d.clear();
+      return d;
+    }
+    return (this.dominanceFor = new WasteDominance(this.g, this.packer.words));
   }
 
   /** The moves to try from the current position (moves.ts `childMoves`). */

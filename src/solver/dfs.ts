@@ -8,6 +8,7 @@ import { SignatureTable } from './sigtable.js';
 import { lookValue } from './heuristics.js';
 import { type ExactTable, FULL } from './table.js';
 import { type WasteBound } from './wastebound.js';
+import { type WasteDominance } from './dominance.js';
 
 /** How `DepthFirst.run` ended. */
 export const DFS_LOST = 0;
@@ -67,6 +68,13 @@ export class DepthFirst {
    */
   lock: LockBound | null = null;
   /**
+   * Waste dominance (dominance.ts; exact keys only, set before `begin`; null: none): refuted
+   * positions not reached by a draw are recorded, and a position one of them dominates is cut.
+   */
+  dominance: WasteDominance | null = null;
+  /** Positions cut by waste dominance. */
+  prunedDom = 0;
+  /**
    * Look up and store the positions right after a draw as well (for tests only: under the draw
    * discipline they are always new, see `run`, and the search is the same either way).
    */
@@ -74,6 +82,9 @@ export class DepthFirst {
   /** `run` stops with DFS_TABLE (at a check) once the table holds this many states. */
   tableLimit = Infinity;
   private d = 0;
+  /** Where the key holds the justDrew flag (bit stockSize + 2). */
+  private flagWord = 0;
+  private flagBit = 0;
   private gen = new Int32Array(MAX_MOVES);
   private scores = new Int32Array(MAX_MOVES);
   private moveStack = new Int32Array(1 << 16);
@@ -116,6 +127,8 @@ export class DepthFirst {
   ): void {
     this.g = g;
     this.packer = packer;
+    this.flagWord = (g.stockSize + 2) >>> 5;
+    this.flagBit = 1 << ((g.stockSize + 2) & 31);
     this.setTable(tt);
     if (this.keys.length < this.frameEnd.length * packer.words) this.keys = new Uint32Array(this.frameEnd.length * packer.words);
     if (this.sigs.length < this.frameEnd.length * 2) this.sigs = new Int32Array(this.frameEnd.length * 2);
@@ -129,6 +142,7 @@ export class DepthFirst {
     this.pruned = 0;
     this.prunedWaste = 0;
     this.prunedLock = 0;
+    this.prunedDom = 0;
     this.d = 0;
     if (this.sig) {
       packer.baseSig();
@@ -164,6 +178,7 @@ export class DepthFirst {
     const useWaste = wb !== null && wb.enabled;
     const skipDraws = this.moves.drawDiscipline && !this.storeDraws;
     const lock = this.lock;
+    const dom = sig === null ? this.dominance : null;
     // childMoves takes null for no restriction; LockBound takes the restriction itself.
     const lockTactics = this.tactics ?? NO_RESTRICTION;
     let nodes = this.nodes;
@@ -267,6 +282,11 @@ export class DepthFirst {
             continue;
           } else keep = lock.keptDraws;
         }
+        if (dom !== null && !drew && dom.dominated(keys, at)) {
+          this.prunedDom++;
+          g.undo();
+          continue;
+        }
         const top = this.frameEnd[d]!;
         if (this.ensure(d, top)) {
           keys = this.keys;
@@ -291,6 +311,9 @@ export class DepthFirst {
           }
         }
       } else {
+        // Exhausted: the position is lost. Recorded for waste dominance unless reached by a draw
+        // (then only the moves the draw discipline allows were tried).
+        if (dom !== null && (keys[d * W + this.flagWord]! & this.flagBit) === 0) dom.add(keys, d * W);
         d--;
         if (d >= 0) g.undo();
       }

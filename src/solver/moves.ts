@@ -61,7 +61,7 @@ export function childMoves(
     if (restrict && src !== SRC_WASTE && src !== SRC_DRAW && src !== SRC_REDEAL) continue;
     if (tactics && !allowedByTactics(g, m, tactics)) continue;
     const dst = (m >> 6) & 63;
-    if (dst === DST_FOUNDATION && (o.homeFirst === true || (o.safeMoves && !g.secondDeal && isSafeHome(g, m >>> 12)))) {
+    if (dst === DST_FOUNDATION && (o.homeFirst === true || (o.safeMoves && (!g.secondDeal || (g.freeFifth && tactics === null)) && isSafeHome(g, m >>> 12)))) {
       // (With `homeFirst`, any move home is played alone: not sound, see SolveOptions.)
       // Safe move (sound, second-deal=none only): X = (s, r) may go home and every foundation of
       // its suit stands at r-1 or higher, so both copies of (s, r-1) are home and no card can
@@ -71,8 +71,11 @@ export function childMoves(
       // the suit differ only by X, so every move home still has its place — a second copy
       // X' could want X's foundation only if the other one stood at r-1, and then X' takes that
       // one. With no second deal there is no rule that a move can forbid (rule 7 is why this
-      // is not used under second-deal=privileged). So a position with a safe move home is won
-      // if and only if the position after it is: the move is played alone.
+      // is not used under second-deal=privileged). In the relaxed game of the fifth card
+      // (`Game.freeFifth`) none either: this is waste dominance with X the one extra card
+      // (dominance.ts; X may also be a column's, its column then exposes one card more in P),
+      // there with no tactics. So a position with a safe move home is won if and only if the
+      // position after it is: the move is played alone.
       out[at] = m;
       return 1;
     }

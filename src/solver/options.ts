@@ -57,6 +57,19 @@ export interface SolveOptions {
   /** Depth-first search asks LockBound at every position it expands and cuts those it proves lost. */
   readonly lockBoundEvery: boolean;
   /**
+   * Depth-first search on exact keys with no tactics, under second-deal=none or in the relaxed game
+   * of `freeFifth`, cuts a position that a refuted one with the same layout and fewer cards in play
+   * (waste, row, pile) dominates (sound there: dominance.ts).
+   */
+  readonly wasteDominance: boolean;
+  /**
+   * Under second-deal=privileged, depth-first search on exact keys first searches the relaxed game
+   * in which the fifth card may move whenever it has a place (`Game.freeFifth`): a loss there is a
+   * loss. A win there is replayed under the rules: a real win is the answer; one that breaks rule 7
+   * proves nothing, and the search starts again on the real game with what is left of the budget.
+   */
+  readonly freeFifth: boolean;
+  /**
    * Depth-first search goes on with 48-bit signatures (sigtable.ts, 8-12 bytes a state) instead
    * of exact keys (table.ts) once it has stored this many states (Infinity: never). An exhaustion
    * on signatures proves nothing, so the loss is then confirmed on exact keys.
@@ -104,6 +117,8 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   wasteBound: false,
   lockBound: true,
   lockBoundEvery: false,
+  wasteDominance: false,
+  freeFifth: false,
   signaturesAfter: 1 << 16,
   signatureBits: 48,
   seed: 0,

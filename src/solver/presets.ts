@@ -71,13 +71,14 @@ const PORTFOLIO: readonly Stage[] = [
 
 /**
  * A deal that looks lost goes to the prover, depth-first search with LockBound at every position
- * on exact keys: at once when at most 20 cards are home after 500,000 rollout nodes; beside the
- * rollout (a quarter of the budget left to it) once the rollout stalls after 3 M nodes.
+ * on exact keys, first in the relaxed game of the fifth card with waste dominance (`freeFifth`):
+ * at once when at most 20 cards are home after 500,000 rollout nodes; beside the rollout (a
+ * quarter of the budget left to it) once the rollout stalls after 3 M nodes.
  */
 const PORTFOLIO_LOOKS_LOST: LooksLost = {
   afterNodes: 500_000,
   bestHomeAtMost: 20,
-  options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity },
+  options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true },
   stall: { afterNodes: 3_000_000, keep: 0.25 },
   restricted: { afterNodes: 500_000, keep: 0.25 },
 };
@@ -100,9 +101,9 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     stages: [{ share: 1, options: { search: 'best', heuristic: 'waste' } }],
   },
   prove: {
-    description: 'one depth-first search with a large budget (50 M nodes, 8 GB) on exact keys that asks LockBound at every position, to prove what it can',
+    description: 'one depth-first search with a large budget (50 M nodes, 8 GB) on exact keys that asks LockBound at every position, to prove what it can; under rules with a second deal it searches first the game in which the fifth card moves whenever it has a place, where waste dominance and safe moves home cut (its loss is a loss; a win there that breaks rule 7 sends the search to the real game)',
     // Exact keys throughout: an exhaustion on signatures would have to be run again on exact keys.
-    options: { maxNodes: 50_000_000, maxMemoryMB: 8192, lockBoundEvery: true, signaturesAfter: Infinity },
+    options: { maxNodes: 50_000_000, maxMemoryMB: 8192, lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true },
     stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
   },
 };

@@ -44,6 +44,20 @@ export class Solver {
     return this.ctx.prunedLock;
   }
 
+  /**
+   * The last search's waste dominance (`SolveOptions.wasteDominance`): positions cut, lookups,
+   * and refuted positions kept; zeros when it was not used.
+   */
+  get dominance(): { readonly cut: number; readonly asked: number; readonly kept: number } {
+    const d = this.ctx.dominanceFor?.game === this.ctx.g ? this.ctx.dominanceFor : null;
+    return { cut: this.ctx.prunedDom, asked: d?.asked ?? 0, kept: d?.entries ?? 0 };
+  }
+
+  /** Relaxed wins that broke rule 7 (`SolveOptions.freeFifth`), since this Solver was made. */
+  get relaxedWins(): number {
+    return this.ctx.relaxedWins;
+  }
+
   /** Depth-first searches on exact keys run to confirm an exhaustion on signatures (since this Solver was made). */
   get confirmations(): number {
     return this.ctx.confirmations;

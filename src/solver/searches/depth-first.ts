@@ -30,6 +30,15 @@ export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: numbe
     home = s.bestHome;
     complete = ctx.lastTable = ctx.table(o);
   }
+  if (o.freeFifth && g.secondDeal && o.signaturesAfter === Infinity) {
+    const r = yield* relaxedRun(ctx, complete, o, deadline, spent, home);
+    if (r.verdict !== 'won' || r.moves !== null) return r;
+    // A relaxed win that breaks rule 7: the real game from the root, on what is left.
+    if (r.nodes >= o.maxNodes) return { ...r, verdict: 'unknown', limit: 'nodes' };
+    spent = r.nodes;
+    home = r.bestHome;
+    complete = ctx.lastTable = ctx.table(o);
+  }
   // `o` itself, not a copy, goes on: a run's node cap may be lowered while it runs (SearchRun.capNodes).
   const first = yield* depthFirstRun(ctx, complete, o, deadline, spent, home, o.signaturesAfter, false);
   const onSignatures = ctx.lastTable !== complete;
@@ -37,6 +46,40 @@ export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: numbe
   // A big signature table is let go, so that the two tables together stay near the memory cap.
   if (ctx.lastTable.bytes() > RELEASE_BYTES) ctx.letGo('sig');
   return yield* confirmOnExactKeys(ctx, first, o, deadline);
+}
+
+/**
+ * The search of the relaxed game of the fifth card (`SolveOptions.freeFifth`) on exact keys: its
+ * loss is a loss (every real move is a relaxed one). Its win is replayed from the root under the
+ * rules: when every move is legal the result is that win, else a 'won' result with no moves, the
+ * Game back at the root (the caller searches the real game).
+ */
+function* relaxedRun(ctx: SearchContext, tt: KeyedTable, o: SolveOptions, deadline: number, spent: number, home: number): Generator<void, SearchResult> {
+  const g = ctx.g;
+  g.freeFifth = true;
+  let r: SearchResult;
+  try {
+    r = yield* depthFirstRun(ctx, tt, o, deadline, spent, home, Infinity, false);
+  } finally {
+    g.freeFifth = false;
+  }
+  if (r.verdict !== 'won') return r;
+  const line = r.moves!;
+  while (g.histLen > 0) g.undo();
+  const gen = ctx.gen;
+  for (let i = 0; i < line.length; i++) {
+    const m = line[i]!;
+    const n = g.generate(gen);
+    let legal = false;
+    for (let k = 0; k < n && !legal; k++) legal = gen[k] === m;
+    if (!legal) {
+      while (g.histLen > 0) g.undo();
+      ctx.relaxedWins++;
+      return { ...r, moves: null };
+    }
+    g.apply(m);
+  }
+  return r;
 }
 
 /**
@@ -70,10 +113,13 @@ function* depthFirstRun(
   );
   dfs.tableLimit = signaturesAfter;
   dfs.lock = o.lockBoundEvery ? ctx.lockBound : null;
+  // Not in the streamlined search: there an exhausted position is not proved lost.
+  dfs.dominance = o.wasteDominance && !streamlined && (!g.secondDeal || g.freeFifth) && !isRestricted(o.tactics) ? ctx.dominance() : null;
   let table: TableStats = tt;
   const pruned = ctx.pruned;
   const prunedWaste = ctx.prunedWaste;
   const prunedLock = ctx.prunedLock;
+  const prunedDom = ctx.prunedDom;
   for (;;) {
     const code = dfs.run(o.maxNodes - spent, deadline, ctx.sliceEnd - spent);
     const home = Math.max(bestHome, dfs.bestHome);
@@ -82,6 +128,7 @@ function* depthFirstRun(
     ctx.pruned = pruned + dfs.pruned;
     ctx.prunedWaste = prunedWaste + dfs.prunedWaste;
     ctx.prunedLock = prunedLock + dfs.prunedLock;
+    ctx.prunedDom = prunedDom + dfs.prunedDom;
     if (code === DFS_TABLE) {
       const sig = ctx.signatureTable(o);
       dfs.tableLimit = Infinity;

@@ -1,0 +1,234 @@
+import { type Game } from '../game/state.js';
+
+/**
+ * Waste dominance (docs/SOLVER.md, "Waste dominance"), under `second-deal=none` and in the relaxed
+ * game of the fifth card (`Game.freeFifth`): a position Q is lost when a refuted position P has
+ * the same layout, phase and stock pointer and every card in play in P (on the waste, or in the
+ * second deal in the row and the pile) is in play in Q as well, provided that for each extra card
+ * e of Q (home in P, in play in Q) P has both copies of the card below e home, or both of e.
+ *
+ * Why (a simulation: any winning line of Q is played from P). P is Q with the extra cards home.
+ * Each move of Q is made in P as well, except a move of an extra card, which P skips, and a card
+ * that Q pairs onto an extra card standing alone in a space, which P puts into that space (empty
+ * in P): P's columns are Q's but for extra cards, which P does not have, and the cards paired on
+ * them, which stand alone in P. A card Q moves that is not extra is in P, free there too, and
+ * its destination is there (a column's exposed card in Q is exposed in P, a space of Q is a space
+ * of P):
+ *   - first deal: P's waste is Q's without the extra cards, so a waste top of Q's that is not
+ *     extra is P's top;
+ *   - second deal: P's row and pile, in order, are Q's without the extra cards, so a card k-th in
+ *     Q's row-and-pile sequence is k-th or earlier in P's. A card of Q's row is in P's row; Q's
+ *     fifth card is in P's row or is P's fifth card, and goes where Q sends it (a foundation or a
+ *     pair: in the relaxed game the fifth card moves whenever it has a place, so no other move of
+ *     P's can forbid it; under rule 7 one can, which is why this holds only in the relaxed game);
+ *   - a redeal of Q's with every waste card extra: P, with no waste, skips it (its pile is empty).
+ * A card y goes home in P when it does in Q: P has at least Q's copies of each card home, and
+ * where P has y's twin home and Q does not, the condition on that extra twin leaves P both copies
+ * of the card below y home. An ace free in P and not in Q (under an extra card of the waste, or
+ * in P's row while Q's is still to come) is played home at once, as the rules make P do, and is
+ * one more extra card (the condition holds for aces). When Q has every card home, so has P.
+ *
+ * Kept: for each group (the key with the in-play bits cleared: layout, phase, flags, and the stock
+ * pointer beside it), the in-play sets of its refuted positions, newest first; a set that is a
+ * superset of one kept is not added. Typed arrays, nothing allocated per node once grown; at most
+ * `cap` sets (16 bytes each for the full game, plus the groups' keys).
+ */
+export class WasteDominance {
+  /** Positions looked up, and those found dominated. */
+  asked = 0;
+  hits = 0;
+  /** Waste sets kept. */
+  entries = 0;
+  private readonly g: Game;
+  private readonly S: number;
+  private readonly IW: number;
+  private readonly W: number;
+  /** The key words of a group (waste bits cleared) and its stock pointer, W + 1 words a group. */
+  private groupKey: Uint32Array;
+  private groupHead: Int32Array;
+  private groups = 0;
+  /** Open addressing over groups: slot -> group + 1 (0 empty). */
+  private slots: Int32Array;
+  private mask: number;
+  private sets: Uint32Array;
+  private next: Int32Array;
+  private readonly hc = new Int8Array(64);
+  private readonly extra = new Int8Array(64);
+  private readonly scratch: Uint32Array;
+
+  constructor(
+    readonly game: Game,
+    words: number,
+    /** Waste sets compared at most, a lookup. */
+    private readonly scan = 256,
+    /** Waste sets kept at most (then no more are added). */
+    private readonly cap = 1 << 24,
+  ) {
+    this.g = game;
+    this.S = game.stockSize;
+    this.IW = (this.S + 31) >>> 5;
+    this.W = words;
+    this.groupKey = new Uint32Array(1024 * (words + 1));
+    this.groupHead = new Int32Array(1024);
+    this.slots = new Int32Array(2048);
+    this.mask = 2047;
+    this.sets = new Uint32Array(1024 * this.IW);
+    this.next = new Int32Array(1024);
+    this.scratch = new Uint32Array(words + 1);
+  }
+
+  clear(): void {
+    this.slots.fill(0);
+    this.groups = 0;
+    this.entries = 0;
+    this.asked = 0;
+    this.hits = 0;
+  }
+
+  /** The group of the game's position, whose key is keys[off..off+W): its index, or -1 (with `make`, made). */
+  private group(keys: Uint32Array, off: number, make: boolean): number {
+    const W = this.W;
+    const k = this.scratch;
+    const full = this.S >>> 5;
+    for (let i = 0; i < W; i++) k[i] = i < full ? 0 : keys[off + i]!;
+    if ((this.S & 31) !== 0) k[full] = k[full]! & ~((1 << (this.S & 31)) - 1);
+    k[W] = this.g.phase === 1 ? this.g.stockPtr : this.S + 1;
+    let h = 0x9e3779b9 | 0;
+    for (let i = 0; i <= W; i++) h = Math.imul(h ^ k[i]!, 0x85ebca6b) ^ (h >>> 13);
+    let s = (h ^ (h >>> 16)) & this.mask;
+    for (;;) {
+      const v = this.slots[s]!;
+      if (v === 0) break;
+      const at = (v - 1) * (W + 1);
+      let same = true;
+      for (let i = 0; i <= W; i++) {
+        if (this.groupKey[at + i] !== k[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return v - 1;
+      s = (s + 1) & this.mask;
+    }
+    if (!make) return -1;
+    const gi = this.groups++;
+    if ((gi + 1) * (W + 1) > this.groupKey.length) {
+      this.groupKey = grown(this.groupKey);
+      this.groupHead = grownI(this.groupHead);
+    }
+    this.groupKey.set(k, gi * (W + 1));
+    this.groupHead[gi] = -1;
+    this.slots[s] = gi + 1;
+    if (this.groups * 2 > this.mask) this.rehash();
+    return gi;
+  }
+
+  private rehash(): void {
+    const W = this.W;
+    const size = (this.mask + 1) * 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let gi = 0; gi < this.groups; gi++) {
+      const at = gi * (W + 1);
+      let h = 0x9e3779b9 | 0;
+      for (let i = 0; i <= W; i++) h = Math.imul(h ^ this.groupKey[at + i]!, 0x85ebca6b) ^ (h >>> 13);
+      let s = (h ^ (h >>> 16)) & this.mask;
+      while (this.slots[s] !== 0) s = (s + 1) & this.mask;
+      this.slots[s] = gi + 1;
+    }
+  }
+
+  /** Records the game's position, key keys[off..), as refuted. */
+  add(keys: Uint32Array, off: number): void {
+    if (this.entries >= this.cap) return;
+    const gi = this.group(keys, off, true);
+    const mask = this.g.inPlayMask;
+    const IW = this.IW;
+    // Not kept when a kept set is a subset of it: every position it would cut, that one cuts.
+    let n = 0;
+    for (let e = this.groupHead[gi]!; e >= 0 && n < this.scan; e = this.next[e]!, n++) {
+      let sub = true;
+      for (let i = 0; i < IW; i++) {
+        if ((this.sets[e * IW + i]! & ~mask[i]!) !== 0) {
+          sub = false;
+          break;
+        }
+      }
+      if (sub) return;
+    }
+    const e = this.entries++;
+    if ((e + 1) * IW > this.sets.length) {
+      this.sets = grown(this.sets);
+      this.next = grownI(this.next);
+    }
+    for (let i = 0; i < IW; i++) this.sets[e * IW + i] = mask[i]!;
+    this.next[e] = this.groupHead[gi]!;
+    this.groupHead[gi] = e;
+  }
+
+  /** Is the game's position, key keys[off..), lost by a refuted position it is no better than? */
+  dominated(keys: Uint32Array, off: number): boolean {
+    this.asked++;
+    const gi = this.group(keys, off, false);
+    if (gi < 0) return false;
+    const mask = this.g.inPlayMask;
+    const IW = this.IW;
+    let n = 0;
+    for (let e = this.groupHead[gi]!; e >= 0 && n < this.scan; e = this.next[e]!, n++) {
+      let sub = true;
+      for (let i = 0; i < IW; i++) {
+        if ((this.sets[e * IW + i]! & ~mask[i]!) !== 0) {
+          sub = false;
+          break;
+        }
+      }
+      if (sub && this.twinsHold(e)) {
+        this.hits++;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The condition on the extra cards (in play here, not in set e): in P (this position with
+   * them home) each has both copies of the card below it home, or both copies of itself.
+   */
+  private twinsHold(e: number): boolean {
+    const g = this.g;
+    const IW = this.IW;
+    const mask = g.inPlayMask;
+    const ex = this.extra;
+    ex.fill(0);
+    let any = false;
+    for (let i = 0; i < IW; i++) {
+      let bits = mask[i]! & ~this.sets[e * IW + i]!;
+      while (bits !== 0) {
+        const b = 31 - Math.clz32(bits);
+        bits ^= 1 << b;
+        ex[g.stockCards[i * 32 + b]!]!++;
+        any = true;
+      }
+    }
+    if (!any || g.packs === 1) return true;
+    g.homeCounts(this.hc);
+    for (let c = 0; c < 64; c++) {
+      if (ex[c] === 0) continue;
+      const below = (c & 15) === 1 ? g.packs : this.hc[c - 1]! + ex[c - 1]!;
+      if (below < g.packs && this.hc[c]! + ex[c]! < g.packs) return false;
+    }
+    return true;
+  }
+}
+
+function grown(a: Uint32Array): Uint32Array {
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function grownI(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
