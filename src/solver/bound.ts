@@ -12,7 +12,9 @@ import { type Game, type PackedMove, DST_FOUNDATION, SRC_REDEAL, SRC_WASTE } fro
  *     row or as the fifth card when privileged cards could move: more moves again);
  *   - any card that waits goes into one buffer whose size is an upper bound of what the row
  *     and the layout can hold.
- * If R cannot get every pile card past the buffer, neither can the real game.
+ * If R cannot get every pile card past the buffer, neither can the real game, nor the relaxed game
+ * of the fifth card (`Game.freeFifth`): R never uses rule 7's condition, and a fifth card paired
+ * while a privileged card could move waits in the layout, counted by the buffer like any other.
  *
  * The parking bound (building=pairs): a column that still holds dealt cards holds at most one
  * other card (a pair's cover: nothing goes on a pair), and a column whose dealt cards are gone

@@ -36,6 +36,10 @@ export const LOCK_SPACES = 2;
  * once), and, in the second deal, every card that waits in L waiting in its row. So when L needs
  * more than `privileged` cards waiting, or ends with a card not home, the real game is lost.
  *
+ * The relaxed game of the fifth card (`Game.freeFifth`) is relaxed by L as well: L never uses rule
+ * 7's condition (a released pile card leaves whenever it likes, the fifth card included), so the
+ * induction holds for its lines too, and the prover may cut its positions by L.
+ *
  * Twins: a card counts as released as soon as a foundation could take it, even when L sent its
  * twin there first; a real line may have sent this copy instead and kept the twin back.
  *
