@@ -142,20 +142,12 @@ export class WasteDominance {
   add(keys: Uint32Array, off: number): void {
     if (this.entries >= this.cap) return;
     const gi = this.group(keys, off, true);
+    // Not kept when a kept set dominates it: a position it would cut, that one cuts too (its
+    // extra cards over the kept set are this position's extras, whose condition holds here and
+    // holds the more with more cards home, and the extras over this one).
+    if (this.dominating(gi)) return;
     const mask = this.g.inPlayMask;
     const IW = this.IW;
-    // Not kept when a kept set is a subset of it: every position it would cut, that one cuts.
-    let n = 0;
-    for (let e = this.groupHead[gi]!; e >= 0 && n < this.scan; e = this.next[e]!, n++) {
-      let sub = true;
-      for (let i = 0; i < IW; i++) {
-        if ((this.sets[e * IW + i]! & ~mask[i]!) !== 0) {
-          sub = false;
-          break;
-        }
-      }
-      if (sub) return;
-    }
     const e = this.entries++;
     if ((e + 1) * IW > this.sets.length) {
       this.sets = grown(this.sets);
@@ -170,7 +162,13 @@ export class WasteDominance {
   dominated(keys: Uint32Array, off: number): boolean {
     this.asked++;
     const gi = this.group(keys, off, false);
-    if (gi < 0) return false;
+    if (gi < 0 || !this.dominating(gi)) return false;
+    this.hits++;
+    return true;
+  }
+
+  /** Does a kept set of group `gi` (among the newest `scan`) dominate the game's position? */
+  private dominating(gi: number): boolean {
     const mask = this.g.inPlayMask;
     const IW = this.IW;
     let n = 0;
@@ -182,10 +180,7 @@ export class WasteDominance {
           break;
         }
       }
-      if (sub && this.twinsHold(e)) {
-        this.hits++;
-        return true;
-      }
+      if (sub && this.twinsHold(e)) return true;
     }
     return false;
   }
