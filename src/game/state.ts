@@ -126,7 +126,7 @@ export class Game {
    * The solver's relaxed game (not a rule variant; off by default): the fifth card may be played
    * whenever it has a place (a foundation or a pair), even while a privileged card can move, so
    * rule 7's condition is dropped. Every legal move stays legal, so a position lost in the relaxed
-   * game is lost (docs/SOLVER.md, "The relaxed fifth card").
+   * game is lost (docs/SOLVER.md, "The relaxed fifth card and waste dominance").
    */
   freeFifth = false;
 

@@ -1,11 +1,14 @@
 import { type Game } from '../game/state.js';
 
 /**
- * Waste dominance (docs/SOLVER.md, "Waste dominance"), under `second-deal=none` and in the relaxed
- * game of the fifth card (`Game.freeFifth`): a position Q is lost when a refuted position P has
- * the same layout, phase and stock pointer and every card in play in P (on the waste, or in the
- * second deal in the row and the pile) is in play in Q as well, provided that for each extra card
- * e of Q (home in P, in play in Q) P has both copies of the card below e home, or both of e.
+ * Waste dominance (docs/SOLVER.md, "The relaxed fifth card and waste dominance"), under
+ * `second-deal=none` and in the relaxed game of the fifth card (`Game.freeFifth`): a position Q is
+ * lost when a refuted position P has the same layout, phase and stock pointer and every card in
+ * play in P (on the waste, or in the second deal in the row and the pile) is in play in Q as well,
+ * provided that for each extra card e of Q (home in P, in play in Q) P has both copies of the card
+ * below e home, or both of e. (With both copies of e home, both of the card below are too: each
+ * foundation holds one of each rank up to its top; so no card but an extra one is ever placed on
+ * an extra card.)
  *
  * Why (a simulation: any winning line of Q is played from P). P is Q with the extra cards home.
  * Each move of Q is made in P as well, except a move of an extra card, which P skips, and a card
@@ -29,9 +32,9 @@ import { type Game } from '../game/state.js';
  * one more extra card (the condition holds for aces). When Q has every card home, so has P.
  *
  * Kept: for each group (the key with the in-play bits cleared: layout, phase, flags, and the stock
- * pointer beside it), the in-play sets of its refuted positions, newest first; a set that is a
- * superset of one kept is not added. Typed arrays, nothing allocated per node once grown; at most
- * `cap` sets (16 bytes each for the full game, plus the groups' keys).
+ * pointer beside it), the in-play sets of its refuted positions, newest first; a position that a
+ * kept set dominates is not added (see `add`). Typed arrays, nothing allocated per node once
+ * grown; at most `cap` sets (16 bytes each for the full game, plus the groups' keys).
  */
 export class WasteDominance {
   /** Positions looked up, and those found dominated. */
