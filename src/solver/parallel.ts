@@ -69,8 +69,14 @@ export const ROLLOUT_MB = 64;
 /** The most threads `solveParallel` runs (options.ts, where a request is checked against it). */
 export { MAX_THREADS };
 
-/** The prover's settings: what every thread runs, whatever else the options say (`prove` preset). */
-export const PROVER: Partial<SolveOptions> = { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false };
+/**
+ * The prover's settings: what every thread runs, whatever else the options say (the `prove`
+ * preset's search in the real game: the threads' shared table holds real positions, so neither
+ * the relaxed game of the fifth card nor waste dominance, which keeps its refuted sets per thread).
+ */
+export const PROVER: Partial<SolveOptions> = {
+  search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false, freeFifth: false, wasteDominance: false,
+};
 
 export interface ParallelOptions {
   /** Threads, 1..MAX_THREADS: all provers, or (with `rollout`) all but the last. */
