@@ -222,8 +222,11 @@ export function readCappedSync(fd: number, maxBytes: number): Buffer | null {
 }
 
 /**
- * Fails early when `file` cannot be created or appended to. A file not there yet is made and
- * removed again: a directory may refuse new files although it can be written (/proc).
+ * Fails early when `file` cannot be created or appended to. When it is not there yet, a file of
+ * a name of its own beside it is made and removed again: a directory may refuse new files
+ * although it can be written (/proc). Never the name itself: another run, holding the file's
+ * lock, may create it at that moment, and removing the name would remove that run's file (a
+ * cluster's tasks check a per-deal file before they ask for its lock).
  */
 export function checkWritable(file: string, what = 'results file'): void {
   const dir = dirname(file);
@@ -252,11 +255,16 @@ export function checkWritable(file: string, what = 'results file'): void {
     }
     return;
   }
+  const probe = uniqueTmp(file);
   try {
-    closeSync(openSync(file, 'wx'));
-    unlinkSync(file);
+    closeSync(openSync(probe, 'wx'));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fileError(e, `write ${what}`, file);
+    fileError(e, `write ${what}`, file);
+  }
+  try {
+    unlinkSync(probe);
+  } catch {
+    // removed already: a run clearing its leftovers (removeTemp) takes such names too
   }
 }
 
