@@ -163,16 +163,25 @@ export class Game {
   static after(deal: Deal, rules: Rules, moves: readonly PackedMove[]): Game {
     const g = new Game(deal, rules);
     if (moves.length === 0) return g;
-    const buf = new Int32Array(MAX_MOVES);
-    for (const m of moves) {
-      const n = g.generate(buf);
-      let legal = false;
-      for (let k = 0; k < n && !legal; k++) legal = buf[k] === m;
-      if (!legal) throw new Error(`move ${g.moveCount + 1} of the moves given is not legal`);
-      g.apply(m);
-    }
+    if (g.playLegal(moves, new Int32Array(MAX_MOVES)) < moves.length) throw new Error(`move ${g.moveCount + 1} of the moves given is not legal`);
     g.forgetHistory();
     return g;
+  }
+
+  /**
+   * Plays `moves` in turn for as long as each is legal (`buf`: room for `generate`); returns how
+   * many were played, `moves.length` when all were.
+   */
+  playLegal(moves: readonly PackedMove[], buf: Int32Array): number {
+    for (let i = 0; i < moves.length; i++) {
+      const m = moves[i]!;
+      const n = this.generate(buf);
+      let legal = false;
+      for (let k = 0; k < n && !legal; k++) legal = buf[k] === m;
+      if (!legal) return i;
+      this.apply(m);
+    }
+    return moves.length;
   }
 
   /** Back to the deal's starting position. */

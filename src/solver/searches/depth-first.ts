@@ -66,20 +66,10 @@ function* relaxedRun(ctx: SearchContext, tt: KeyedTable, o: SolveOptions, deadli
   if (r.verdict !== 'won') return r;
   const line = r.moves!;
   while (g.histLen > 0) g.undo();
-  const gen = ctx.gen;
-  for (let i = 0; i < line.length; i++) {
-    const m = line[i]!;
-    const n = g.generate(gen);
-    let legal = false;
-    for (let k = 0; k < n && !legal; k++) legal = gen[k] === m;
-    if (!legal) {
-      while (g.histLen > 0) g.undo();
-      ctx.relaxedWins++;
-      return { ...r, moves: null };
-    }
-    g.apply(m);
-  }
-  return r;
+  if (g.playLegal(line, ctx.gen) === line.length) return r;
+  while (g.histLen > 0) g.undo();
+  ctx.relaxedWins++;
+  return { ...r, moves: null };
 }
 
 /**
