@@ -55,7 +55,9 @@ export class WasteDominance {
   private mask: number;
   private sets: Uint32Array;
   private next: Int32Array;
+  /** The position's copies of each card home, once a lookup (`hcKnown`). */
   private readonly hc = new Int8Array(64);
+  private hcKnown = false;
   private readonly extra = new Int8Array(64);
   private readonly scratch: Uint32Array;
 
@@ -96,9 +98,7 @@ export class WasteDominance {
     for (let i = 0; i < W; i++) k[i] = i < full ? 0 : keys[off + i]!;
     if ((this.S & 31) !== 0) k[full] = k[full]! & ~((1 << (this.S & 31)) - 1);
     k[W] = this.g.phase === 1 ? this.g.stockPtr : this.S + 1;
-    let h = 0x9e3779b9 | 0;
-    for (let i = 0; i <= W; i++) h = Math.imul(h ^ k[i]!, 0x85ebca6b) ^ (h >>> 13);
-    let s = (h ^ (h >>> 16)) & this.mask;
+    let s = hashWords(k, 0, W + 1) & this.mask;
     for (;;) {
       const v = this.slots[s]!;
       if (v === 0) break;
@@ -117,7 +117,7 @@ export class WasteDominance {
     const gi = this.groups++;
     if ((gi + 1) * (W + 1) > this.groupKey.length) {
       this.groupKey = grown(this.groupKey);
-      this.groupHead = grownI(this.groupHead);
+      this.groupHead = grown(this.groupHead);
     }
     this.groupKey.set(k, gi * (W + 1));
     this.groupHead[gi] = -1;
@@ -132,10 +132,7 @@ export class WasteDominance {
     this.slots = new Int32Array(size);
     this.mask = size - 1;
     for (let gi = 0; gi < this.groups; gi++) {
-      const at = gi * (W + 1);
-      let h = 0x9e3779b9 | 0;
-      for (let i = 0; i <= W; i++) h = Math.imul(h ^ this.groupKey[at + i]!, 0x85ebca6b) ^ (h >>> 13);
-      let s = (h ^ (h >>> 16)) & this.mask;
+      let s = hashWords(this.groupKey, gi * (W + 1), W + 1) & this.mask;
       while (this.slots[s] !== 0) s = (s + 1) & this.mask;
       this.slots[s] = gi + 1;
     }
@@ -154,7 +151,7 @@ export class WasteDominance {
     const e = this.entries++;
     if ((e + 1) * IW > this.sets.length) {
       this.sets = grown(this.sets);
-      this.next = grownI(this.next);
+      this.next = grown(this.next);
     }
     for (let i = 0; i < IW; i++) this.sets[e * IW + i] = mask[i]!;
     this.next[e] = this.groupHead[gi]!;
@@ -174,6 +171,7 @@ export class WasteDominance {
   private dominating(gi: number): boolean {
     const mask = this.g.inPlayMask;
     const IW = this.IW;
+    this.hcKnown = false;
     let n = 0;
     for (let e = this.groupHead[gi]!; e >= 0 && n < this.scan; e = this.next[e]!, n++) {
       let sub = true;
@@ -209,7 +207,10 @@ export class WasteDominance {
       }
     }
     if (!any || g.packs === 1) return true;
-    g.homeCounts(this.hc);
+    if (!this.hcKnown) {
+      g.homeCounts(this.hc);
+      this.hcKnown = true;
+    }
     for (let c = 0; c < 64; c++) {
       if (ex[c] === 0) continue;
       const below = (c & 15) === 1 ? g.packs : this.hc[c - 1]! + ex[c - 1]!;
@@ -219,14 +220,16 @@ export class WasteDominance {
   }
 }
 
-function grown(a: Uint32Array): Uint32Array {
-  const b = new Uint32Array(a.length * 2);
-  b.set(a);
-  return b;
+/** The words a[at..at+n) mixed into one 32-bit hash. */
+function hashWords(a: Uint32Array, at: number, n: number): number {
+  let h = 0x9e3779b9 | 0;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ a[at + i]!, 0x85ebca6b) ^ (h >>> 13);
+  return h ^ (h >>> 16);
 }
 
-function grownI(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
+/** A copy of `a` twice as long. */
+function grown<T extends Uint32Array | Int32Array>(a: T): T {
+  const b = new (a.constructor as new (length: number) => T)(a.length * 2);
   b.set(a);
   return b;
 }
