@@ -151,6 +151,19 @@ describe('solve', () => {
     expect(both.nodes).toBe(20_000);
   });
 
+  it('the prove preset reports what it cut: LockBound, waste dominance and pile nogoods', () => {
+    // Deal 13288 is proved lost in about a million nodes; each of the three cuts.
+    const r = cli(['solve', '13288', '--preset', 'prove', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as { verdict: string; pruning: Record<string, number> };
+    expect(j.verdict).toBe('unsolvable');
+    expect(Object.keys(j.pruning).sort()).toEqual(['dominance', 'lockBound', 'nogoodCuts', 'nogoodLookups', 'nogoodsRecorded']);
+    for (const v of Object.values(j.pruning)) expect(v).toBeGreaterThan(0);
+    expect(j.pruning.nogoodCuts).toBeLessThanOrEqual(j.pruning.nogoodLookups);
+    const text = cli(['solve', '13288', '--preset', 'prove']);
+    expect(text.stdout).toContain(`positions cut:      ${j.pruning.lockBound} by LockBound, ${j.pruning.dominance} by waste dominance, ${j.pruning.nogoodCuts} by pile nogoods`);
+  });
+
   it('--json prints one object with the same fields', () => {
     const won = cli(['solve', WON, ...SMALL, '--json']);
     expect(won.status, won.stderr).toBe(0);

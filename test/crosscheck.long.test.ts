@@ -44,6 +44,10 @@ const CONFIGS: readonly (readonly [string, Run])[] = [
   // The relaxed game of the fifth card, with waste dominance and safe moves home, on exact keys:
   // its losses are losses; a relaxed win that breaks rule 7 sends the search to the real game.
   ['dfs freeFifth wasteDominance lockBound=false', single({ search: 'dfs', signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, lockBound: false })],
+  // Pile nogoods, in the real game (with LockBound at every position, whose cuts they read) and in
+  // the relaxed one.
+  ['dfs pileNogoods lockBoundEvery', single({ search: 'dfs', signaturesAfter: Infinity, pileNogoods: true, lockBoundEvery: true, lockBound: false })],
+  ['dfs freeFifth wasteDominance pileNogoods', single({ search: 'dfs', signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, pileNogoods: true })],
   // Signatures from the first check (1,024 nodes) on: a search exhausted on them is confirmed on
   // exact keys. With 16-bit signatures, collisions are common and some searches end exhausted
   // on won deals: only the confirmation keeps those from being called unsolvable.

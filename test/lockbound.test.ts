@@ -149,9 +149,12 @@ describe('LockBound', () => {
     const confirmed = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000, lockBoundEvery: true });
     expect([confirmed.verdict, confirmed.proof, confirmed.nodes]).toEqual(['unsolvable', 'search', 2 * exact.nodes]);
     // The prove preset asks it at every position, on exact keys, in the relaxed game of the fifth
-    // card with waste dominance (test/dominance.test.ts), where the proof takes no more nodes.
+    // card with waste dominance (test/dominance.test.ts) and pile nogoods (test/nogoods.test.ts),
+    // where the proof takes no more nodes.
     const prove = solver.solvePreset(deal, BOOK, 'prove');
-    const relaxed = solver.solve(deal, BOOK, { search: 'dfs', maxNodes: 1_000_000, lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true });
+    const relaxed = solver.solve(deal, BOOK, {
+      search: 'dfs', maxNodes: 1_000_000, lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, pileNogoods: true,
+    });
     expect([prove.verdict, prove.proof, prove.nodes, prove.states]).toEqual(['unsolvable', 'search', relaxed.nodes, relaxed.states]);
     expect(relaxed.nodes).toBeLessThanOrEqual(exact.nodes);
     // The same budget without it is not enough (the search needs more than 15 M nodes).

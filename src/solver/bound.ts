@@ -118,6 +118,14 @@ export class PileBound {
     return false;
   }
 
+  /**
+   * After `lost` answered true: the waste index (exclusive) of the pile card that could not get
+   * through. R takes the pile in order, and its state before a card depends on the position's
+   * columns, foundations and row and on the cards before it only, so every pile that begins with
+   * these cards fails there too (pile nogoods: nogoods.ts).
+   */
+  readTo = 0;
+
   /** True when the position is proven lost (phase 2 only; false means "not proven"). */
   lost(): boolean {
     const g = this.g;
@@ -170,6 +178,7 @@ export class PileBound {
         this.bufferCount++;
         continue;
       }
+      this.readTo = i + 1;
       return true;
     }
     return false;

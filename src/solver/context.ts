@@ -18,6 +18,7 @@ import { MB, MemoryBudget } from './memory.js';
 import { SearchTree } from './tree.js';
 import { WasteBound } from './wastebound.js';
 import { WasteDominance } from './dominance.js';
+import { PileNogoods } from './nogoods.js';
 
 /**
  * States a best-first or beam search's table has room for at first: it grows from there. Sized
@@ -46,11 +47,14 @@ export class SearchContext {
   lockBound!: LockBound;
   /** Waste dominance's refuted positions, made for the position's game when first asked for (its counts: the last search's). */
   dominanceFor: WasteDominance | null = null;
+  /** Pile nogoods, made for the position's game when first asked for (its counts: the last search's). */
+  nogoodsFor: PileNogoods | null = null;
   /** Positions cut by PileBound, WasteBound, LockBound and waste dominance in the last search. */
   pruned = 0;
   prunedWaste = 0;
   prunedLock = 0;
   prunedDom = 0;
+  prunedNog = 0;
   /** Second depth-first searches run on exact keys to confirm an exhaustion on signatures (since this context was made). */
   confirmations = 0;
   /** Wins of the relaxed game of the fifth card that broke rule 7 (`SolveOptions.freeFifth`; since this context was made). */
@@ -96,9 +100,20 @@ export class SearchContext {
     this.prunedWaste = 0;
     this.prunedLock = 0;
     this.prunedDom = 0;
+    this.prunedNog = 0;
     this.progress = 0;
     this.progressHome = 0;
     this.lastTable = null;
+  }
+
+  /** Pile nogoods for this game, emptied (nogoods.ts). */
+  nogoods(): PileNogoods {
+    const d = this.nogoodsFor;
+    if (d && d.game === this.g) {
+      d.clear();
+      return d;
+    }
+    return (this.nogoodsFor = new PileNogoods(this.g, this.packer.words, this.packer.columnsAt));
   }
 
   /** Waste dominance for this game, emptied (dominance.ts). */

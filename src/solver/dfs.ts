@@ -9,6 +9,7 @@ import { lookValue } from './heuristics.js';
 import { type ExactTable, FULL } from './table.js';
 import { type WasteBound } from './wastebound.js';
 import { type WasteDominance } from './dominance.js';
+import { type PileNogoods, READ_ALL } from './nogoods.js';
 
 /** How `DepthFirst.run` ended. */
 export const DFS_LOST = 0;
@@ -75,6 +76,14 @@ export class DepthFirst {
   /** Positions cut by waste dominance. */
   prunedDom = 0;
   /**
+   * Pile nogoods (nogoods.ts; exact keys only, set before `begin`; null: none): second-deal
+   * positions refuted without reading their whole pile are recorded, and a position that agrees
+   * with one of them as far as it read is cut.
+   */
+  nogoods: PileNogoods | null = null;
+  /** Positions cut by a pile nogood. */
+  prunedNog = 0;
+  /**
    * Look up and store the positions right after a draw as well (for tests only: under the draw
    * discipline they are always new, see `run`, and the search is the same either way).
    */
@@ -95,6 +104,13 @@ export class DepthFirst {
    * check of LockBound (`LockBound.keptDraws`: the answer is the frame's own, not lost).
    */
   private lockKeep = new Int32Array(1 << 12);
+  /**
+   * With `nogoods`: for each frame on the path, the waste index (exclusive) up to which its
+   * refutation so far has read the pile (READ_ALL in the first deal, or once a transposition or a
+   * dominance cut, which read the whole position, took part): the fifth card of every position
+   * expanded, and the cards each cut read (nogoods.ts).
+   */
+  private readTo = new Int32Array(1 << 12);
   private g!: Game;
   private packer!: KeyPacker;
   /** The table: exact keys (`tt`) or signatures (`sig`), the other null. */
@@ -143,7 +159,9 @@ export class DepthFirst {
     this.prunedWaste = 0;
     this.prunedLock = 0;
     this.prunedDom = 0;
+    this.prunedNog = 0;
     this.d = 0;
+    this.readTo[0] = pileRead(g);
     if (this.sig) {
       packer.baseSig();
       this.sigs[0] = packer.sigA;
@@ -179,6 +197,8 @@ export class DepthFirst {
     const skipDraws = this.moves.drawDiscipline && !this.storeDraws;
     const lock = this.lock;
     const dom = sig === null ? this.dominance : null;
+    const nog = sig === null ? this.nogoods : null;
+    let readTo = this.readTo;
     // childMoves takes null for no restriction; LockBound takes the restriction itself.
     const lockTactics = this.tactics ?? NO_RESTRICTION;
     let nodes = this.nodes;
@@ -228,7 +248,14 @@ export class DepthFirst {
           // now cost no apply and undo. The same lookups in the same order as making the move
           // first, so the same nodes, states and solutions.
           id = sig !== null ? sig.insert(sa, sb) : tt!.insert(keys, at);
-          if (id < 0 && id !== FULL) continue;
+          if (id < 0 && id !== FULL) {
+            if (readTo[d]! < READ_ALL) {
+              g.apply(m);
+              this.readRefuted(nog, keys, at, d);
+              g.undo();
+            }
+            continue;
+          }
           g.apply(m);
         } else {
           g.apply(m);
@@ -242,6 +269,7 @@ export class DepthFirst {
           if (!made) packer.pack(keys, at, drew);
           id = sig !== null ? sig.insert(sa, sb) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) {
+            if (readTo[d]! < READ_ALL) this.readRefuted(nog, keys, at, d);
             g.undo();
             continue;
           }
@@ -265,11 +293,13 @@ export class DepthFirst {
         }
         if (usePrune && bound.mayChange(m) && bound.lost()) {
           this.pruned++;
+          if (bound.readTo > readTo[d]!) readTo[d] = bound.readTo;
           g.undo();
           continue;
         }
         if (useWaste && drew && wb.lost()) {
           this.prunedWaste++;
+          readTo[d] = READ_ALL;
           g.undo();
           continue;
         }
@@ -278,12 +308,22 @@ export class DepthFirst {
           if (drew && this.lockKeep[d]! > 0) keep = this.lockKeep[d]! - 1;
           else if (lock.check(lockTactics) === LOCK_LOST) {
             this.prunedLock++;
+            const r = g.phase === 2 ? lock.readTo : READ_ALL;
+            if (r > readTo[d]!) readTo[d] = r;
             g.undo();
             continue;
           } else keep = lock.keptDraws;
         }
+        if (nog !== null && g.phase === 2 && nog.match(keys, at)) {
+          this.prunedNog++;
+          const r = g.pileNext + nog.k;
+          if (r > readTo[d]!) readTo[d] = r;
+          g.undo();
+          continue;
+        }
         if (dom !== null && !drew && dom.dominated(keys, at)) {
           this.prunedDom++;
+          readTo[d] = READ_ALL;
           g.undo();
           continue;
         }
@@ -291,9 +331,11 @@ export class DepthFirst {
         if (this.ensure(d, top)) {
           keys = this.keys;
           sigs = this.sigs;
+          readTo = this.readTo;
         }
         d++;
         this.lockKeep[d] = keep;
+        readTo[d] = pileRead(g);
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
         if ((nodes & CHECK) === 0) {
@@ -314,6 +356,10 @@ export class DepthFirst {
         // Exhausted: the position is lost. Recorded for waste dominance unless reached by a draw
         // (then only the moves the draw discipline allows were tried).
         if (dom !== null && (keys[d * W + this.flagWord]! & this.flagBit) === 0) dom.add(keys, d * W);
+        if (nog !== null && g.phase === 2) {
+          nog.add(keys, d * W, readTo[d]!);
+          if (d > 0 && readTo[d]! > readTo[d - 1]!) readTo[d - 1] = readTo[d]!;
+        }
         d--;
         if (d >= 0) g.undo();
       }
@@ -323,6 +369,16 @@ export class DepthFirst {
     this.bestValue = weighed ? bestValue : bestHome;
     this.d = d;
     return code;
+  }
+
+  /**
+   * A position already refuted (a transposition: the game stands there, its key at keys[at..])
+   * takes part in frame d's refutation: what its refutation read is a nogood's that it matches,
+   * or all of it.
+   */
+  private readRefuted(nog: PileNogoods | null, keys: Uint32Array, at: number, d: number): void {
+    const r = nog !== null && this.g.phase === 2 && nog.match(keys, at, false) ? this.g.pileNext + nog.k : READ_ALL;
+    if (r > this.readTo[d]!) this.readTo[d] = r;
   }
 
   /**
@@ -355,7 +411,8 @@ export class DepthFirst {
 
   /**
    * Room for one more frame at depth d + 1, its moves from `top`, and its children's keys.
-   * Returns true when the keys moved to a bigger array.
+   * Returns true when an array the loop holds in a local (the keys, the signatures, `readTo`)
+   * moved to a bigger one.
    */
   private ensure(d: number, top: number): boolean {
     let moved = false;
@@ -363,6 +420,8 @@ export class DepthFirst {
       this.frameEnd = grow(this.frameEnd);
       this.frameCursor = grow(this.frameCursor);
       this.lockKeep = grow(this.lockKeep);
+      this.readTo = grow(this.readTo);
+      moved = true;
     }
     if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grow(this.moveStack);
     if ((d + 3) * this.packer.words > this.keys.length) {
@@ -379,6 +438,14 @@ export class DepthFirst {
     }
     return moved;
   }
+}
+
+/**
+ * What a position's own moves read of the pile (its fifth card: waste index pileNext, exclusive
+ * end pileNext + 1); READ_ALL in the first deal, where nothing is learned.
+ */
+function pileRead(g: Game): number {
+  return g.phase === 2 ? Math.min(g.pileNext + 1, g.wasteLen) : READ_ALL;
 }
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

@@ -221,14 +221,14 @@ export class WasteDominance {
 }
 
 /** The words a[at..at+n) mixed into one 32-bit hash. */
-function hashWords(a: Uint32Array, at: number, n: number): number {
+export function hashWords(a: Uint32Array, at: number, n: number): number {
   let h = 0x9e3779b9 | 0;
   for (let i = 0; i < n; i++) h = Math.imul(h ^ a[at + i]!, 0x85ebca6b) ^ (h >>> 13);
   return h ^ (h >>> 16);
 }
 
 /** A copy of `a` twice as long. */
-function grown<T extends Uint32Array | Int32Array>(a: T): T {
+export function grown<T extends Uint32Array | Int32Array>(a: T): T {
   const b = new (a.constructor as new (length: number) => T)(a.length * 2);
   b.set(a);
   return b;

@@ -3,7 +3,7 @@ export { type MoveOrder, type RolloutSchedule, type SearchKind, type SolveOption
 export { type Progress, type SearchRun, type SolveResult, SolutionError } from './result.js';
 export { type LooksLost, type Preset, type Stage, DEFAULT_PRESET, PRESETS } from './presets.js';
 export { lubyTerm } from './searches/rollout.js';
-export { Solver } from './solver.js';
+export { type Pruning, Solver } from './solver.js';
 export {
   type Budgets, type RequestInput, type RequestStyle, type SolveOutcome, type SolveRequest, THREADS_PRESET, checkRequest, requestBudgets, requestPlan,
   solveOutcome, solveRequest, startSolve,

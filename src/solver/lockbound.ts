@@ -124,6 +124,15 @@ export class LockBound {
    * whose pinned node counts with LockBound at every position did not move with the skip.
    */
   keptDraws = 0;
+  /**
+   * After a check in the second deal that answered LOCK_LOST: the waste index (exclusive) of the
+   * last pile card L looked at, so that the answer is the same for every pile that begins with
+   * the same cards (L takes the pile in order, and its state before a card depends on the columns,
+   * the foundations, the row and the cards before it only). g.wasteLen when L ran to the end.
+   * For pile nogoods (nogoods.ts).
+   */
+  readTo = 0;
+  private stoppedAt = 0;
   readonly enabled: boolean;
 
   constructor(private readonly g: Game) {
@@ -144,6 +153,7 @@ export class LockBound {
   check(tactics: Tactics = NO_RESTRICTION): number {
     const g = this.g;
     this.keptDraws = 0;
+    this.readTo = g.wasteLen;
     if (!this.enabled) return LOCK_OPEN;
     this.targets = g.building !== 1 || tactics.pairing === 'never' ? 0 : tactics.pairing === 'cautious' ? 1 : 2;
     this.noSpaces = tactics.spaces === 'never' || (tactics.spaces === 'hold' && !g.secondDeal) ? 2 : tactics.spaces === 'hold' && g.phase === 1 ? 1 : 0;
@@ -206,18 +216,24 @@ export class LockBound {
       // The row as it stands, then the pile, in the order they came off it.
       if (this.settle()) return LOCK_SPACES;
       let r = this.pile(g.priv, 0, g.privLen);
-      if (r === LOCK_OPEN) r = this.pile(g.waste, g.pileNext, g.wasteLen);
+      if (r === LOCK_OPEN) {
+        r = this.pile(g.waste, g.pileNext, g.wasteLen);
+        if (r === LOCK_LOST) this.readTo = this.stoppedAt + 1;
+      } else this.readTo = g.pileNext;
       if (r !== LOCK_OPEN) return r;
     }
     return this.homeN < g.total ? LOCK_LOST : LOCK_OPEN;
   }
 
-  /** `pileCard` for the cards at the stock positions `at[from .. to)`, in order, while it answers LOCK_OPEN. */
+  /** `pileCard` for the cards at the stock positions `at[from .. to)`, in order, while it answers LOCK_OPEN (`stoppedAt`: where it stopped). */
   private pile(at: Uint8Array, from: number, to: number): number {
     const stockCards = this.g.stockCards;
     for (let i = from; i < to; i++) {
       const r = this.pileCard(stockCards[at[i]!]!);
-      if (r !== LOCK_OPEN) return r;
+      if (r !== LOCK_OPEN) {
+        this.stoppedAt = i;
+        return r;
+      }
     }
     return LOCK_OPEN;
   }

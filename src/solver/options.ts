@@ -63,6 +63,12 @@ export interface SolveOptions {
    */
   readonly wasteDominance: boolean;
   /**
+   * Depth-first search on exact keys, in the second deal, records each refuted position with the
+   * pile cards its refutation read, and cuts a position with the same columns, foundations, row
+   * and those first pile cards (sound in the real and the relaxed game: nogoods.ts).
+   */
+  readonly pileNogoods: boolean;
+  /**
    * Under second-deal=privileged, depth-first search on exact keys first searches the relaxed game
    * in which the fifth card may move whenever it has a place (`Game.freeFifth`): a loss there is a
    * loss. A win there is replayed under the rules: a real win is the answer; one that breaks rule 7
@@ -118,6 +124,7 @@ export const DEFAULT_OPTIONS: SolveOptions = {
   lockBound: true,
   lockBoundEvery: false,
   wasteDominance: false,
+  pileNogoods: false,
   freeFifth: false,
   signaturesAfter: 1 << 16,
   signatureBits: 48,

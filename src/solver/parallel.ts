@@ -75,7 +75,7 @@ export { MAX_THREADS };
  * the relaxed game of the fifth card nor waste dominance, which keeps its refuted sets per thread).
  */
 export const PROVER: Partial<SolveOptions> = {
-  search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false, freeFifth: false, wasteDominance: false,
+  search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false, freeFifth: false, wasteDominance: false, pileNogoods: false,
 };
 
 export interface ParallelOptions {

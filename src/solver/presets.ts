@@ -78,7 +78,7 @@ const PORTFOLIO: readonly Stage[] = [
 const PORTFOLIO_LOOKS_LOST: LooksLost = {
   afterNodes: 500_000,
   bestHomeAtMost: 20,
-  options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true },
+  options: { search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, pileNogoods: true },
   stall: { afterNodes: 3_000_000, keep: 0.25 },
   restricted: { afterNodes: 500_000, keep: 0.25 },
 };
@@ -103,7 +103,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   prove: {
     description: 'one depth-first search with a large budget (50 M nodes, 8 GB) on exact keys that asks LockBound at every position, to prove what it can; under rules with a second deal it searches first the game in which the fifth card moves whenever it has a place, where waste dominance and safe moves home cut (its loss is a loss; a win there that breaks rule 7 sends the search to the real game)',
     // Exact keys throughout: an exhaustion on signatures would have to be run again on exact keys.
-    options: { maxNodes: 50_000_000, maxMemoryMB: 8192, lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true },
+    options: { maxNodes: 50_000_000, maxMemoryMB: 8192, lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, pileNogoods: true },
     stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
   },
 };

@@ -13,6 +13,15 @@ import { depthFirstSearch } from './searches/depth-first.js';
 import { rolloutSearch } from './searches/rollout.js';
 import { verifiedWin } from './verified.js';
 
+/** `Solver.pruning`: what a solve's depth-first searches cut. */
+export interface Pruning {
+  readonly lockBound: number;
+  readonly dominance: number;
+  readonly nogoodCuts: number;
+  readonly nogoodsRecorded: number;
+  readonly nogoodLookups: number;
+}
+
 /**
  * Solves deals with perfect information. One Solver can be reused for many deals of any size
  * and rules: its buffers and tables are kept from deal to deal (each search empties them).
@@ -26,6 +35,8 @@ export class Solver {
   private readonly budget = new MemoryBudget(0);
   /** The Solvers of a preset's stages, kept from deal to deal. */
   private helpers: Solver[] = [];
+  /** The Solvers that ran the last solve's searches: this one, or the stages' helpers. */
+  private runners: Solver[] = [this];
   /** Presets whose `looksLost` search took over (since this Solver was made). */
   takeovers = 0;
 
@@ -51,6 +62,37 @@ export class Solver {
   get dominance(): { readonly cut: number; readonly asked: number; readonly kept: number } {
     const d = this.ctx.dominanceFor?.game === this.ctx.g ? this.ctx.dominanceFor : null;
     return { cut: this.ctx.prunedDom, asked: d?.asked ?? 0, kept: d?.entries ?? 0 };
+  }
+
+  /**
+   * The last search's pile nogoods (`SolveOptions.pileNogoods`): positions cut, lookups, and
+   * nogoods recorded; zeros when they were not used.
+   */
+  get nogoods(): { readonly cut: number; readonly asked: number; readonly added: number } {
+    const d = this.ctx.nogoodsFor?.game === this.ctx.g ? this.ctx.nogoodsFor : null;
+    return { cut: this.ctx.prunedNog, asked: d?.asked ?? 0, added: d?.added ?? 0 };
+  }
+
+  /**
+   * What the last solve's depth-first searches cut, this Solver's and its stages' (a preset with
+   * several stages runs each on a helper): positions cut by LockBound, by waste dominance and by
+   * pile nogoods, and the nogoods recorded and looked up.
+   */
+  get pruning(): Pruning {
+    let lockBound = 0;
+    let dominance = 0;
+    let nogoodCuts = 0;
+    let nogoodsRecorded = 0;
+    let nogoodLookups = 0;
+    for (const s of this.runners) {
+      lockBound += s.prunedLock;
+      dominance += s.dominance.cut;
+      const n = s.nogoods;
+      nogoodCuts += n.cut;
+      nogoodsRecorded += n.added;
+      nogoodLookups += n.asked;
+    }
+    return { lockBound, dominance, nogoodCuts, nogoodsRecorded, nogoodLookups };
   }
 
   /** Relaxed wins that broke rule 7 (`SolveOptions.freeFifth`), since this Solver was made. */
@@ -79,6 +121,8 @@ export class Solver {
     // `o.maxNodes` afresh at each check, never a copy.
     const o: { -readonly [K in keyof SolveOptions]: SolveOptions[K] } = { ...DEFAULT_OPTIONS, ...opts };
     const ctx = this.ctx;
+    // A preset's single stage runs here too, and is then the whole solve.
+    this.runners = [this];
     if (!budget) this.budget.cap = o.maxMemoryMB * MB;
     ctx.reset(deal, rules, from, budget ?? this.budget);
     const t0 = performance.now();
@@ -123,9 +167,15 @@ export class Solver {
    * unknown preset or one with no stage to run.
    */
   startPreset(deal: Deal, rules: Rules, preset: string | Preset = DEFAULT_PRESET, opts: Partial<SolveOptions> = {}, from: readonly PackedMove[] = []): SearchRun {
+    const runners: Solver[] = [];
+    this.runners = runners;
     const host: PortfolioHost = {
       // A single stage runs on this Solver; several, each on a helper kept from deal to deal.
-      runner: (i, n) => (n === 1 ? this : (this.helpers[i] ??= new Solver())),
+      runner: (i, n) => {
+        const s = n === 1 ? this : (this.helpers[i] ??= new Solver());
+        runners.push(s);
+        return s;
+      },
       pool: (bytes) => {
         this.budget.cap = bytes;
         return this.budget;

@@ -2,7 +2,7 @@ import { type Command } from 'commander';
 import { type Deal, type PackedMove, UserError, deckCount, plural, formatMove, formatRules, formatSize, formatSolution } from '../../game/index.js';
 import { checkWritable, writeAtomic } from '../../util/fileio.js';
 import { formatDuration } from '../../util/duration.js';
-import { type Progress, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, Solver, solveOutcome, startSolve } from '../../solver/index.js';
+import { type Progress, type Pruning, type SearchRun, type SolveOutcome, type SolveRequest, type SolveResult, Solver, solveOutcome, startSolve } from '../../solver/index.js';
 import { type DealSourceOptions, type ResolvedDeal, addDealOptions, resolveDeal } from '../deals.js';
 import { reportSolutionBug, run } from '../exit.js';
 import { stdinOnce } from '../files.js';
@@ -143,6 +143,8 @@ export interface SolveReport {
   cards: number;
   /** The winning moves in notation with their cards (`c3>f 5S`), or null when not won. */
   solution: string[] | null;
+  /** What the search cut (`Solver.pruning`; `limited solve` only, null on threads). */
+  pruning?: Pruning | null;
 }
 
 /** A report's `after`: the --after file as the user named it (`<stdin>` for '-') and the moves played from it; null without --after. */
@@ -208,6 +210,11 @@ function formatReport(rep: SolveReport, request: SolveRequest): string {
     `bytes per state:    ${rep.bytesPerState.toFixed(1)}`,
     `cards home at best: ${rep.bestHome} of ${rep.cards}`,
   ];
+  const p = rep.pruning;
+  if (p && p.lockBound + p.dominance + p.nogoodLookups > 0) {
+    const rate = p.nogoodLookups > 0 ? ` (${p.nogoodsRecorded} recorded, ${((100 * p.nogoodCuts) / p.nogoodLookups).toFixed(1)} % of ${p.nogoodLookups} lookups)` : '';
+    lines.push(`positions cut:      ${p.lockBound} by LockBound, ${p.dominance} by waste dominance, ${p.nogoodCuts} by pile nogoods${rate}`);
+  }
   if (rep.solution) {
     lines.push(`solution:           ${rep.solution.length} moves`);
     const w = String(rep.solution.length).length;
@@ -269,8 +276,10 @@ export function registerSolve(program: Command): void {
         "--json fields: deal, after ({file, moves} with --after, else null), rules, size, options,\n" +
         "verdict, limit ('nodes', 'time', 'memory' or 'interrupted' for unknown, else null), proof\n" +
         "('search' or 'locks' for unsolvable, else null), nodes, states, seconds, nodesPerSecond,\n" +
-        'bytesPerState, bestHome, cards, solution (array of moves from the position, or null), and\n' +
-        'threads when --threads is given.\n' +
+        'bytesPerState, bestHome, cards, solution (array of moves from the position, or null),\n' +
+        'pruning (positions cut by LockBound, waste dominance and pile nogoods: lockBound,\n' +
+        'dominance, nogoodCuts, nogoodsRecorded, nogoodLookups; null with --threads), and threads\n' +
+        'when --threads is given.\n' +
         THREADS_EPILOGUE +
         'On a terminal, a progress line on stderr (time, nodes, nodes a second, states, cards home\n' +
         'at best), wiped when the search ends.\n' +
@@ -294,8 +303,8 @@ export function registerSolve(program: Command): void {
         const after = afterOf(o.after, from);
         const solved = await runSolve(r, request, from);
         if (!solved) return;
-        const { res, signal } = solved;
-        const rep = { ...solveReport(r, request, res, after), ...(o.threads !== undefined ? { threads: request.threads ?? 1 } : {}) };
+        const { res, signal, pruning } = solved;
+        const rep = { ...solveReport(r, request, res, after), pruning, ...(o.threads !== undefined ? { threads: request.threads ?? 1 } : {}) };
         out(o.json ? JSON.stringify(rep) : formatReport(rep, request));
         if (signal) process.exitCode = signal === 'SIGTERM' ? 143 : 130;
         if (o.solutionOut !== undefined) {
@@ -317,15 +326,19 @@ export function registerSolve(program: Command): void {
  * figures so far; a request on several threads runs on them (cli/threads.ts). Returns null
  * after reporting a solution that fails to verify (exit 3).
  */
-export async function runSolve(r: ResolvedDeal, request: SolveRequest, from: readonly PackedMove[]): Promise<{ res: SolveOutcome; signal: NodeJS.Signals | null } | null> {
+export async function runSolve(
+  r: ResolvedDeal, request: SolveRequest, from: readonly PackedMove[],
+): Promise<{ res: SolveOutcome; signal: NodeJS.Signals | null; pruning: Pruning | null } | null> {
   try {
     const line = progressLine(r.deal);
     try {
-      const { res, signal } =
-        request.threads !== undefined
-          ? await solveOnThreads(r.deal, r.rules, request, line?.show ?? null, from)
-          : await solveInSteps(startSolve(new Solver(), r.deal, r.rules, request, from), line);
-      return { res: solveOutcome(res), signal };
+      if (request.threads !== undefined) {
+        const { res, signal } = await solveOnThreads(r.deal, r.rules, request, line?.show ?? null, from);
+        return { res: solveOutcome(res), signal, pruning: null };
+      }
+      const solver = new Solver();
+      const { res, signal } = await solveInSteps(startSolve(solver, r.deal, r.rules, request, from), line);
+      return { res: solveOutcome(res), signal, pruning: solver.pruning };
     } finally {
       line?.end();
     }

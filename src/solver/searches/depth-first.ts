@@ -105,11 +105,14 @@ function* depthFirstRun(
   dfs.lock = o.lockBoundEvery ? ctx.lockBound : null;
   // Not in the streamlined search: there an exhausted position is not proved lost.
   dfs.dominance = o.wasteDominance && !streamlined && (!g.secondDeal || g.freeFifth) && !isRestricted(o.tactics) ? ctx.dominance() : null;
+  // Not in the streamlined search either; with or without tactics, in either game (nogoods.ts).
+  dfs.nogoods = o.pileNogoods && !streamlined && g.secondDeal ? ctx.nogoods() : null;
   let table: TableStats = tt;
   const pruned = ctx.pruned;
   const prunedWaste = ctx.prunedWaste;
   const prunedLock = ctx.prunedLock;
   const prunedDom = ctx.prunedDom;
+  const prunedNog = ctx.prunedNog;
   for (;;) {
     const code = dfs.run(o.maxNodes - spent, deadline, ctx.sliceEnd - spent);
     const home = Math.max(bestHome, dfs.bestHome);
@@ -119,6 +122,7 @@ function* depthFirstRun(
     ctx.prunedWaste = prunedWaste + dfs.prunedWaste;
     ctx.prunedLock = prunedLock + dfs.prunedLock;
     ctx.prunedDom = prunedDom + dfs.prunedDom;
+    ctx.prunedNog = prunedNog + dfs.prunedNog;
     if (code === DFS_TABLE) {
       const sig = ctx.signatureTable(o);
       dfs.tableLimit = Infinity;

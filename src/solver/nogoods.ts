@@ -1,0 +1,211 @@
+import { type Game } from '../game/state.js';
+import { grown, hashWords } from './dominance.js';
+
+/** A refutation that read the whole position (a transposition, a dominance cut): nothing to learn. */
+export const READ_ALL = 1 << 16;
+
+/**
+ * Pile nogoods (docs/SOLVER.md, "Pile nogoods"): in the second deal, a refuted position whose
+ * refutation looked only at the first k cards of its pile proves lost every position with the same
+ * columns, the same foundations, the same row and the same first k pile cards, whatever the rest
+ * of its pile.
+ *
+ * Why. A second-deal position's moves depend on its columns, foundations, row and fifth card (the
+ * first pile card), and a move that takes a row card or the fifth card brings the next pile card up;
+ * so a line that has taken j cards off the pile has read its first j + 1 and no more, and is
+ * played alike from any position that agrees with this one up to there (the same cards, in the
+ * same order; which copy of a twin it is does not matter). The depth-first search's refutation of
+ * P is a tree of such lines whose leaves are dead ends (no move: the row and the fifth card are
+ * read), cuts by LockBound or PileBound (each reads the pile in order and stops at the card where
+ * it proves the loss: `readTo`), cuts by an earlier nogood (read as far as it), and transpositions
+ * and dominance cuts (these read the whole position, so a refutation that used one records
+ * nothing). The search keeps, for each position on its path, the furthest pile card any of these
+ * read (`DepthFirst`); when the position is refuted, every position Q that agrees with it to there
+ * plays the same tree, with the same leaves: each leaf of Q's is lost for the reason P's was, by
+ * induction over the order in which they were refuted. So Q is lost. The foundations being the
+ * same, Q's cards in play are P's (the same columns), so the rest of Q's pile holds the same cards
+ * as P's, in another order or as other copies. It holds in the real game and in the relaxed game of
+ * the fifth card alike (rule 7's condition reads the row and the columns), and under tactics
+ * (each reads the columns and the row).
+ *
+ * Kept: for each group (the columns of the key and the foundations), the prefixes (the row and
+ * the first k pile cards, as cards) of its refuted positions, newest first, in one arena of 32-bit
+ * words; a lookup compares at most `scan` of them. When the arena is full it is emptied and filled
+ * again: forgetting a nogood never makes a search unsound.
+ */
+export class PileNogoods {
+  /** Positions looked up, and those found lost. */
+  asked = 0;
+  hits = 0;
+  /** Nogoods recorded (since the search began, across emptyings). */
+  added = 0;
+  /** The pile cards a hit read: the matched nogood's k (`match`'s answer, kept for the caller). */
+  k = 0;
+  private readonly g: Game;
+  private readonly W: number;
+  private readonly from: number;
+  private groupKey: Uint32Array;
+  private groupHead: Int32Array;
+  private groups = 0;
+  private slots: Int32Array;
+  private mask: number;
+  /** Records: [next record or -1, row length + k, the cards four to a word]. */
+  private arena: Int32Array;
+  private used = 0;
+  private readonly scratch: Uint32Array;
+
+  constructor(
+    readonly game: Game,
+    words: number,
+    /** The key's bit where the columns start (KeyPacker `columnsAt`). */
+    columnsAt: number,
+    /** Nogoods compared at most, a lookup. */
+    private readonly scan = 64,
+    /** Arena words at most (then it is emptied): 32 M words, 128 MB. */
+    private readonly cap = 1 << 25,
+  ) {
+    this.g = game;
+    this.W = words;
+    this.from = columnsAt;
+    this.groupKey = new Uint32Array(1024 * (words + 1));
+    this.groupHead = new Int32Array(1024);
+    this.slots = new Int32Array(2048);
+    this.mask = 2047;
+    this.arena = new Int32Array(1 << 16);
+    this.scratch = new Uint32Array(words + 1);
+  }
+
+  /** Empties the store and its counts. */
+  clear(): void {
+    this.forget();
+    this.asked = 0;
+    this.hits = 0;
+    this.added = 0;
+  }
+
+  private forget(): void {
+    this.slots.fill(0);
+    this.groups = 0;
+    this.used = 0;
+  }
+
+  /**
+   * The group of the game's position (key keys[off..)): the key's columns and the foundations'
+   * tops (per suit, lower first: the two foundations of a suit are alike); its index, or -1 (with
+   * `make`, made).
+   */
+  private group(keys: Uint32Array, off: number, make: boolean): number {
+    const W = this.W;
+    const k = this.scratch;
+    const full = this.from >>> 5;
+    for (let i = 0; i < W; i++) k[i] = i < full ? 0 : keys[off + i]!;
+    if ((this.from & 31) !== 0) k[full] = k[full]! & ~((1 << (this.from & 31)) - 1);
+    const g = this.g;
+    let f = 0;
+    for (let s = 0; s < 4; s++) {
+      const a = g.found[s * g.packs]!;
+      const b = g.packs > 1 ? g.found[s * g.packs + 1]! : 0;
+      f = (f << 8) | (a < b ? (a << 4) | b : (b << 4) | a);
+    }
+    k[W] = f;
+    let s = hashWords(k, 0, W + 1) & this.mask;
+    for (;;) {
+      const v = this.slots[s]!;
+      if (v === 0) break;
+      const at = (v - 1) * (W + 1);
+      let same = true;
+      for (let i = 0; i <= W; i++) {
+        if (this.groupKey[at + i] !== k[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return v - 1;
+      s = (s + 1) & this.mask;
+    }
+    if (!make) return -1;
+    const gi = this.groups++;
+    if ((gi + 1) * (W + 1) > this.groupKey.length) {
+      this.groupKey = grown(this.groupKey);
+      this.groupHead = grown(this.groupHead);
+    }
+    this.groupKey.set(k, gi * (W + 1));
+    this.groupHead[gi] = -1;
+    this.slots[s] = gi + 1;
+    if (this.groups * 2 > this.mask) this.rehash();
+    return gi;
+  }
+
+  private rehash(): void {
+    const W = this.W;
+    const size = (this.mask + 1) * 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let gi = 0; gi < this.groups; gi++) {
+      let s = hashWords(this.groupKey, gi * (W + 1), W + 1) & this.mask;
+      while (this.slots[s] !== 0) s = (s + 1) & this.mask;
+      this.slots[s] = gi + 1;
+    }
+  }
+
+  /**
+   * Records the game's position (second deal, key keys[off..)) as refuted by a search that read
+   * its pile up to waste index `readTo` (exclusive; READ_ALL: nothing recorded).
+   */
+  add(keys: Uint32Array, off: number, readTo: number): void {
+    const g = this.g;
+    if (readTo >= READ_ALL) return;
+    const n = g.privLen + Math.max(Math.min(readTo, g.wasteLen) - g.pileNext, 0);
+    const size = 2 + ((n + 3) >>> 2);
+    if (this.used + size > this.cap) this.forget();
+    const gi = this.group(keys, off, true);
+    if (this.used + size > this.arena.length) this.arena = grown(this.arena);
+    const r = this.used;
+    this.used += size;
+    const a = this.arena;
+    a[r] = this.groupHead[gi]!;
+    a[r + 1] = n;
+    for (let i = 0; i < size - 2; i++) a[r + 2 + i] = 0;
+    for (let i = 0; i < n; i++) a[r + 2 + (i >>> 2)]! |= this.card(i) << ((i & 3) << 3);
+    this.groupHead[gi] = r;
+    this.added++;
+  }
+
+  /** The i-th card of the row, then the pile, of the game's position. */
+  private card(i: number): number {
+    const g = this.g;
+    return g.stockCards[i < g.privLen ? g.priv[i]! : g.waste[g.pileNext + i - g.privLen]!]!;
+  }
+
+  /**
+   * Is the game's position (second deal, key keys[off..)) lost by a nogood? When it is, `k` is
+   * the pile cards that nogood read (so the position's refutation read its pile up to waste index
+   * pileNext + k). `count`: counted in `asked` and `hits` (not for a transposition's).
+   */
+  match(keys: Uint32Array, off: number, count = true): boolean {
+    if (count) this.asked++;
+    const gi = this.group(keys, off, false);
+    if (gi < 0) return false;
+    const g = this.g;
+    const a = this.arena;
+    const have = g.privLen + g.wasteLen - g.pileNext;
+    let seen = 0;
+    for (let r = this.groupHead[gi]!; r >= 0 && seen < this.scan; r = a[r]!, seen++) {
+      const n = a[r + 1]!;
+      if (n > have) continue;
+      let same = true;
+      for (let i = 0; i < n; i++) {
+        if (((a[r + 2 + (i >>> 2)]! >>> ((i & 3) << 3)) & 255) !== this.card(i)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        if (count) this.hits++;
+        this.k = n - g.privLen;
+        return true;
+      }
+    }
+    return false;
+  }
+}
