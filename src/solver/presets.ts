@@ -71,7 +71,8 @@ const PORTFOLIO: readonly Stage[] = [
 
 /**
  * A deal that looks lost goes to the prover, depth-first search with LockBound at every position
- * on exact keys, first in the relaxed game of the fifth card with waste dominance (`freeFifth`):
+ * on exact keys, first in the relaxed game of the fifth card with waste dominance (`freeFifth`),
+ * and pile nogoods:
  * at once when at most 20 cards are home after 500,000 rollout nodes; beside the rollout (a
  * quarter of the budget left to it) once the rollout stalls after 3 M nodes.
  */
@@ -101,7 +102,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
     stages: [{ share: 1, options: { search: 'best', heuristic: 'waste' } }],
   },
   prove: {
-    description: 'one depth-first search with a large budget (50 M nodes, 8 GB) on exact keys that asks LockBound at every position, to prove what it can; under rules with a second deal it searches first the game in which the fifth card moves whenever it has a place, where waste dominance and safe moves home cut (its loss is a loss; a win there that breaks rule 7 sends the search to the real game)',
+    description: 'one depth-first search with a large budget (50 M nodes, 8 GB) on exact keys that asks LockBound at every position, to prove what it can; under rules with a second deal it searches first the game in which the fifth card moves whenever it has a place, where waste dominance and safe moves home cut (its loss is a loss; a win there that breaks rule 7 sends the search to the real game); in the second deal a position refuted without reading its whole pile cuts every position that shares its columns, foundations, row and the pile cards it read (pile nogoods)',
     // Exact keys throughout: an exhaustion on signatures would have to be run again on exact keys.
     options: { maxNodes: 50_000_000, maxMemoryMB: 8192, lockBoundEvery: true, signaturesAfter: Infinity, freeFifth: true, wasteDominance: true, pileNogoods: true },
     stages: [{ share: 1, options: { search: 'dfs', order: 'layout' } }],
