@@ -12,7 +12,7 @@ import { MemoryBudget } from '../src/solver/memory.js';
 import { moveOptions } from '../src/solver/moves.js';
 import { DEFAULT_OPTIONS } from '../src/solver/options.js';
 import { PRESETS } from '../src/solver/presets.js';
-import { referenceSearch, referenceSolve } from './reference.js';
+import { noteIfWon, referenceSolve } from './reference.js';
 
 /** Dominance that checks each position it would cut with the reference search (same game, same relaxation) before cutting it. */
 class Checked extends WasteDominance {
@@ -24,11 +24,7 @@ class Checked extends WasteDominance {
   override dominated(keys: Uint32Array, off: number): boolean {
     if (!super.dominated(keys, off)) return false;
     this.cut++;
-    const h = this.gm.histLen;
-    if (referenceSearch(this.gm, 3_000_000).won) {
-      this.wrong.push(`${this.what}: a won position cut after ${h >> 1} moves`);
-      while (this.gm.histLen > h) this.gm.undo();
-    }
+    noteIfWon(this.gm, this.what, this.wrong);
     return true;
   }
 }

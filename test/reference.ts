@@ -60,3 +60,15 @@ export function referenceSearch(game: Game, maxStates = REFERENCE_MAX_STATES, ta
   const won = search();
   return { won, states: seen.size };
 }
+
+/**
+ * For the checks of a cut (a reduction says the position `game` stands in is lost): when the
+ * reference wins from it, `what` and the move count are added to `wrong` and the game is put back.
+ */
+export function noteIfWon(game: Game, what: string, wrong: string[]): void {
+  const h = game.histLen;
+  if (referenceSearch(game, REFERENCE_MAX_STATES).won) {
+    wrong.push(`${what}: a won position cut after ${h >> 1} moves`);
+    while (game.histLen > h) game.undo();
+  }
+}

@@ -1,4 +1,5 @@
 import { type Game } from '../game/state.js';
+import { Groups, grown } from './groups.js';
 
 /**
  * Waste dominance (docs/SOLVER.md, "The relaxed fifth card and waste dominance"), under
@@ -45,21 +46,14 @@ export class WasteDominance {
   private readonly g: Game;
   private readonly S: number;
   private readonly IW: number;
-  private readonly W: number;
-  /** The key words of a group (waste bits cleared) and its stock pointer, W + 1 words a group. */
-  private groupKey: Uint32Array;
-  private groupHead: Int32Array;
-  private groups = 0;
-  /** Open addressing over groups: slot -> group + 1 (0 empty). */
-  private slots: Int32Array;
-  private mask: number;
+  /** The groups: the key with the in-play bits cleared, and the stock pointer. */
+  private readonly groups: Groups;
   private sets: Uint32Array;
   private next: Int32Array;
   /** The position's copies of each card home, once a lookup (`hcKnown`). */
   private readonly hc = new Int8Array(64);
   private hcKnown = false;
   private readonly extra = new Int8Array(64);
-  private readonly scratch: Uint32Array;
 
   constructor(
     readonly game: Game,
@@ -72,70 +66,21 @@ export class WasteDominance {
     this.g = game;
     this.S = game.stockSize;
     this.IW = (this.S + 31) >>> 5;
-    this.W = words;
-    this.groupKey = new Uint32Array(1024 * (words + 1));
-    this.groupHead = new Int32Array(1024);
-    this.slots = new Int32Array(2048);
-    this.mask = 2047;
+    this.groups = new Groups(words, this.S);
     this.sets = new Uint32Array(1024 * this.IW);
     this.next = new Int32Array(1024);
-    this.scratch = new Uint32Array(words + 1);
   }
 
   clear(): void {
-    this.slots.fill(0);
-    this.groups = 0;
+    this.groups.clear();
     this.entries = 0;
     this.asked = 0;
     this.hits = 0;
   }
 
-  /** The group of the game's position, whose key is keys[off..off+W): its index, or -1 (with `make`, made). */
+  /** The group of the game's position, whose key is keys[off..): its index, or -1 (with `make`, made). */
   private group(keys: Uint32Array, off: number, make: boolean): number {
-    const W = this.W;
-    const k = this.scratch;
-    const full = this.S >>> 5;
-    for (let i = 0; i < W; i++) k[i] = i < full ? 0 : keys[off + i]!;
-    if ((this.S & 31) !== 0) k[full] = k[full]! & ~((1 << (this.S & 31)) - 1);
-    k[W] = this.g.phase === 1 ? this.g.stockPtr : this.S + 1;
-    let s = hashWords(k, 0, W + 1) & this.mask;
-    for (;;) {
-      const v = this.slots[s]!;
-      if (v === 0) break;
-      const at = (v - 1) * (W + 1);
-      let same = true;
-      for (let i = 0; i <= W; i++) {
-        if (this.groupKey[at + i] !== k[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return v - 1;
-      s = (s + 1) & this.mask;
-    }
-    if (!make) return -1;
-    const gi = this.groups++;
-    if ((gi + 1) * (W + 1) > this.groupKey.length) {
-      this.groupKey = grown(this.groupKey);
-      this.groupHead = grown(this.groupHead);
-    }
-    this.groupKey.set(k, gi * (W + 1));
-    this.groupHead[gi] = -1;
-    this.slots[s] = gi + 1;
-    if (this.groups * 2 > this.mask) this.rehash();
-    return gi;
-  }
-
-  private rehash(): void {
-    const W = this.W;
-    const size = (this.mask + 1) * 2;
-    this.slots = new Int32Array(size);
-    this.mask = size - 1;
-    for (let gi = 0; gi < this.groups; gi++) {
-      let s = hashWords(this.groupKey, gi * (W + 1), W + 1) & this.mask;
-      while (this.slots[s] !== 0) s = (s + 1) & this.mask;
-      this.slots[s] = gi + 1;
-    }
+    return this.groups.find(keys, off, this.g.phase === 1 ? this.g.stockPtr : this.S + 1, make);
   }
 
   /** Records the game's position, key keys[off..), as refuted. */
@@ -154,8 +99,8 @@ export class WasteDominance {
       this.next = grown(this.next);
     }
     for (let i = 0; i < IW; i++) this.sets[e * IW + i] = mask[i]!;
-    this.next[e] = this.groupHead[gi]!;
-    this.groupHead[gi] = e;
+    this.next[e] = this.groups.head[gi]!;
+    this.groups.head[gi] = e;
   }
 
   /** Is the game's position, key keys[off..), lost by a refuted position it is no better than? */
@@ -173,7 +118,7 @@ export class WasteDominance {
     const IW = this.IW;
     this.hcKnown = false;
     let n = 0;
-    for (let e = this.groupHead[gi]!; e >= 0 && n < this.scan; e = this.next[e]!, n++) {
+    for (let e = this.groups.head[gi]!; e >= 0 && n < this.scan; e = this.next[e]!, n++) {
       let sub = true;
       for (let i = 0; i < IW; i++) {
         if ((this.sets[e * IW + i]! & ~mask[i]!) !== 0) {
@@ -218,18 +163,4 @@ export class WasteDominance {
     }
     return true;
   }
-}
-
-/** The words a[at..at+n) mixed into one 32-bit hash. */
-export function hashWords(a: Uint32Array, at: number, n: number): number {
-  let h = 0x9e3779b9 | 0;
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ a[at + i]!, 0x85ebca6b) ^ (h >>> 13);
-  return h ^ (h >>> 16);
-}
-
-/** A copy of `a` twice as long. */
-export function grown<T extends Uint32Array | Int32Array>(a: T): T {
-  const b = new (a.constructor as new (length: number) => T)(a.length * 2);
-  b.set(a);
-  return b;
 }

@@ -1,5 +1,5 @@
 import { type Game } from '../game/state.js';
-import { grown, hashWords } from './dominance.js';
+import { Groups, grown } from './groups.js';
 
 /** A refutation that read the whole position (a transposition, a dominance cut): nothing to learn. */
 export const READ_ALL = 1 << 16;
@@ -42,17 +42,11 @@ export class PileNogoods {
   /** The pile cards a hit read: the matched nogood's k (`match`'s answer, kept for the caller). */
   k = 0;
   private readonly g: Game;
-  private readonly W: number;
-  private readonly from: number;
-  private groupKey: Uint32Array;
-  private groupHead: Int32Array;
-  private groups = 0;
-  private slots: Int32Array;
-  private mask: number;
+  /** The groups: the key's columns and the foundations. */
+  private readonly groups: Groups;
   /** Records: [next record or -1, row length + k, the cards four to a word]. */
   private arena: Int32Array;
   private used = 0;
-  private readonly scratch: Uint32Array;
 
   constructor(
     readonly game: Game,
@@ -65,14 +59,8 @@ export class PileNogoods {
     private readonly cap = 1 << 25,
   ) {
     this.g = game;
-    this.W = words;
-    this.from = columnsAt;
-    this.groupKey = new Uint32Array(1024 * (words + 1));
-    this.groupHead = new Int32Array(1024);
-    this.slots = new Int32Array(2048);
-    this.mask = 2047;
+    this.groups = new Groups(words, columnsAt);
     this.arena = new Int32Array(1 << 16);
-    this.scratch = new Uint32Array(words + 1);
   }
 
   /** Empties the store and its counts. */
@@ -84,8 +72,7 @@ export class PileNogoods {
   }
 
   private forget(): void {
-    this.slots.fill(0);
-    this.groups = 0;
+    this.groups.clear();
     this.used = 0;
   }
 
@@ -95,11 +82,6 @@ export class PileNogoods {
    * `make`, made).
    */
   private group(keys: Uint32Array, off: number, make: boolean): number {
-    const W = this.W;
-    const k = this.scratch;
-    const full = this.from >>> 5;
-    for (let i = 0; i < W; i++) k[i] = i < full ? 0 : keys[off + i]!;
-    if ((this.from & 31) !== 0) k[full] = k[full]! & ~((1 << (this.from & 31)) - 1);
     const g = this.g;
     let f = 0;
     for (let s = 0; s < 4; s++) {
@@ -107,45 +89,7 @@ export class PileNogoods {
       const b = g.packs > 1 ? g.found[s * g.packs + 1]! : 0;
       f = (f << 8) | (a < b ? (a << 4) | b : (b << 4) | a);
     }
-    k[W] = f;
-    let s = hashWords(k, 0, W + 1) & this.mask;
-    for (;;) {
-      const v = this.slots[s]!;
-      if (v === 0) break;
-      const at = (v - 1) * (W + 1);
-      let same = true;
-      for (let i = 0; i <= W; i++) {
-        if (this.groupKey[at + i] !== k[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return v - 1;
-      s = (s + 1) & this.mask;
-    }
-    if (!make) return -1;
-    const gi = this.groups++;
-    if ((gi + 1) * (W + 1) > this.groupKey.length) {
-      this.groupKey = grown(this.groupKey);
-      this.groupHead = grown(this.groupHead);
-    }
-    this.groupKey.set(k, gi * (W + 1));
-    this.groupHead[gi] = -1;
-    this.slots[s] = gi + 1;
-    if (this.groups * 2 > this.mask) this.rehash();
-    return gi;
-  }
-
-  private rehash(): void {
-    const W = this.W;
-    const size = (this.mask + 1) * 2;
-    this.slots = new Int32Array(size);
-    this.mask = size - 1;
-    for (let gi = 0; gi < this.groups; gi++) {
-      let s = hashWords(this.groupKey, gi * (W + 1), W + 1) & this.mask;
-      while (this.slots[s] !== 0) s = (s + 1) & this.mask;
-      this.slots[s] = gi + 1;
-    }
+    return this.groups.find(keys, off, f, make);
   }
 
   /**
@@ -163,11 +107,11 @@ export class PileNogoods {
     const r = this.used;
     this.used += size;
     const a = this.arena;
-    a[r] = this.groupHead[gi]!;
+    a[r] = this.groups.head[gi]!;
     a[r + 1] = n;
     for (let i = 0; i < size - 2; i++) a[r + 2 + i] = 0;
     for (let i = 0; i < n; i++) a[r + 2 + (i >>> 2)]! |= this.card(i) << ((i & 3) << 3);
-    this.groupHead[gi] = r;
+    this.groups.head[gi] = r;
     this.added++;
   }
 
@@ -190,7 +134,7 @@ export class PileNogoods {
     const a = this.arena;
     const have = g.privLen + g.wasteLen - g.pileNext;
     let seen = 0;
-    for (let r = this.groupHead[gi]!; r >= 0 && seen < this.scan; r = a[r]!, seen++) {
+    for (let r = this.groups.head[gi]!; r >= 0 && seen < this.scan; r = a[r]!, seen++) {
       const n = a[r + 1]!;
       if (n > have) continue;
       let same = true;
