@@ -72,7 +72,9 @@ export { MAX_THREADS };
 /**
  * The prover's settings: what every thread runs, whatever else the options say (the `prove`
  * preset's search in the real game: the threads' shared table holds real positions, so neither
- * the relaxed game of the fifth card nor waste dominance, which keeps its refuted sets per thread).
+ * the relaxed game of the fifth card nor waste dominance, which keeps its refuted sets per thread,
+ * nor pile nogoods, whose record of what a refutation read stops at a position another thread
+ * holds).
  */
 export const PROVER: Partial<SolveOptions> = {
   search: 'dfs', order: 'layout', lockBoundEvery: true, signaturesAfter: Infinity, homeFirst: false, freeFifth: false, wasteDominance: false, pileNogoods: false,
