@@ -8,7 +8,7 @@ import { SignatureTable } from './sigtable.js';
 import { lookValue } from './heuristics.js';
 import { type ExactTable, FULL } from './table.js';
 import { type WasteBound } from './wastebound.js';
-import { type WasteDominance } from './dominance.js';
+import { NOT_READ, type WasteDominance } from './dominance.js';
 import { type PileNogoods, READ_ALL } from './nogoods.js';
 
 /** How `DepthFirst.run` ended. */
@@ -323,7 +323,8 @@ export class DepthFirst {
         }
         if (dom !== null && !drew && dom.dominated(keys, at)) {
           this.prunedDom++;
-          readTo[d] = READ_ALL;
+          const r = nog !== null && g.phase === 2 ? dom.readOf() : READ_ALL;
+          if (r > readTo[d]!) readTo[d] = r;
           g.undo();
           continue;
         }
@@ -355,7 +356,7 @@ export class DepthFirst {
       } else {
         // Exhausted: the position is lost. Recorded for waste dominance unless reached by a draw
         // (then only the moves the draw discipline allows were tried).
-        if (dom !== null && (keys[d * W + this.flagWord]! & this.flagBit) === 0) dom.add(keys, d * W);
+        if (dom !== null && (keys[d * W + this.flagWord]! & this.flagBit) === 0) dom.add(keys, d * W, nog !== null ? readCount(g, readTo[d]!) : NOT_READ);
         if (nog !== null && g.phase === 2) {
           nog.add(keys, d * W, readTo[d]!);
           if (d > 0 && readTo[d]! > readTo[d - 1]!) readTo[d - 1] = readTo[d]!;
@@ -438,6 +439,16 @@ export class DepthFirst {
     }
     return moved;
   }
+}
+
+/**
+ * How many cards of its row and pile, in order, a second-deal position's refutation that read the
+ * pile up to waste index `readTo` read (dominance.ts keeps it with the refuted set); NOT_READ in
+ * the first deal or when it read everything.
+ */
+function readCount(g: Game, readTo: number): number {
+  if (g.phase !== 2 || readTo >= READ_ALL) return NOT_READ;
+  return Math.min(g.privLen + Math.max(Math.min(readTo, g.wasteLen) - g.pileNext, 0), NOT_READ);
 }
 
 /**

@@ -1,5 +1,9 @@
 import { type Game } from '../game/state.js';
 import { Groups, grown } from './groups.js';
+import { READ_ALL } from './nogoods.js';
+
+/** A kept set whose refutation's reading of the pile is not known (or was all of it). */
+export const NOT_READ = 255;
 
 /**
  * Waste dominance (docs/SOLVER.md, "The relaxed fifth card and waste dominance"), under
@@ -50,6 +54,13 @@ export class WasteDominance {
   private readonly groups: Groups;
   private sets: Uint32Array;
   private next: Int32Array;
+  /**
+   * For each kept set, in the second deal with pile nogoods: how many cards of its row and pile
+   * (in order) its refutation read (nogoods.ts), NOT_READ when not known or all.
+   */
+  private reads: Uint8Array;
+  /** The kept set that the last `dominated` answer rests on. */
+  private matched = -1;
   /** The position's copies of each card home, once a lookup (`hcKnown`). */
   private readonly hc = new Int8Array(64);
   private hcKnown = false;
@@ -69,6 +80,7 @@ export class WasteDominance {
     this.groups = new Groups(words, this.S);
     this.sets = new Uint32Array(1024 * this.IW);
     this.next = new Int32Array(1024);
+    this.reads = new Uint8Array(1024);
   }
 
   clear(): void {
@@ -83,8 +95,11 @@ export class WasteDominance {
     return this.groups.find(keys, off, this.g.phase === 1 ? this.g.stockPtr : this.S + 1, make);
   }
 
-  /** Records the game's position, key keys[off..), as refuted. */
-  add(keys: Uint32Array, off: number): void {
+  /**
+   * Records the game's position, key keys[off..), as refuted; `read`: in the second deal, the
+   * cards of its row and pile, in order, that the refutation read (pile nogoods), else NOT_READ.
+   */
+  add(keys: Uint32Array, off: number, read = NOT_READ): void {
     if (this.entries >= this.cap) return;
     const gi = this.group(keys, off, true);
     // Not kept when a kept set dominates it: a position it would cut, that one cuts too (its
@@ -97,8 +112,10 @@ export class WasteDominance {
     if ((e + 1) * IW > this.sets.length) {
       this.sets = grown(this.sets);
       this.next = grown(this.next);
+      this.reads = grown(this.reads);
     }
     for (let i = 0; i < IW; i++) this.sets[e * IW + i] = mask[i]!;
+    this.reads[e] = Math.min(read, NOT_READ);
     this.next[e] = this.groups.head[gi]!;
     this.groups.head[gi] = e;
   }
@@ -126,9 +143,38 @@ export class WasteDominance {
           break;
         }
       }
-      if (sub && this.twinsHold(e)) return true;
+      if (sub && this.twinsHold(e)) {
+        this.matched = e;
+        return true;
+      }
     }
     return false;
+  }
+
+  /**
+   * After `dominated` said yes (the game still at that position): the waste index (exclusive) up
+   * to which that cut read the pile, for pile nogoods (nogoods.ts), or READ_ALL. Why: let P be the
+   * refuted position of the matched set, whose refutation read its row and pile as far as its r-th
+   * card, and Q this one. Any Q' with Q's columns, foundations, row and pile up to the card of Q's
+   * that is P's r-th (Q's sequence without the extra cards is P's) is lost: Q' with the extra cards
+   * home, P', has P's columns and foundations and begins its row and pile with P's first r cards,
+   * so a nogood of P's cuts it; and P' is Q' with the extra cards home under the twin condition, so
+   * it dominates Q'.
+   */
+  readOf(): number {
+    const r = this.reads[this.matched]!;
+    if (r === NOT_READ) return READ_ALL;
+    const g = this.g;
+    if (r === 0) return g.pileNext;
+    const set = this.sets;
+    const at = this.matched * this.IW;
+    let seen = 0;
+    for (let i = 0; i < g.privLen + g.wasteLen - g.pileNext; i++) {
+      const p = i < g.privLen ? g.priv[i]! : g.waste[g.pileNext + i - g.privLen]!;
+      if ((set[at + (p >>> 5)]! & (1 << (p & 31))) === 0) continue;
+      if (++seen === r) return Math.max(g.pileNext, g.pileNext + i - g.privLen + 1);
+    }
+    return g.wasteLen;
   }
 
   /**

@@ -93,7 +93,7 @@ export function hashWords(a: Uint32Array, at: number, n: number): number {
 }
 
 /** A copy of `a` twice as long. */
-export function grown<T extends Uint32Array | Int32Array>(a: T): T {
+export function grown<T extends Uint32Array | Int32Array | Uint8Array>(a: T): T {
   const b = new (a.constructor as new (length: number) => T)(a.length * 2);
   b.set(a);
   return b;

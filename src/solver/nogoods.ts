@@ -1,7 +1,7 @@
 import { type Game } from '../game/state.js';
 import { Groups, grown } from './groups.js';
 
-/** A refutation that read the whole position (a transposition, a dominance cut): nothing to learn. */
+/** A refutation that read the whole position (the first deal, a transposition that no nogood explains): nothing to learn. */
 export const READ_ALL = 1 << 16;
 
 /**
@@ -17,9 +17,10 @@ export const READ_ALL = 1 << 16;
  * same order; which copy of a twin it is does not matter). The depth-first search's refutation of
  * P is a tree of such lines whose leaves are dead ends (no move: the row and the fifth card are
  * read), cuts by LockBound or PileBound (each reads the pile in order and stops at the card where
- * it proves the loss: `readTo`), cuts by an earlier nogood (read as far as it), and transpositions
- * and dominance cuts (these read the whole position, so a refutation that used one records
- * nothing). The search keeps, for each position on its path, the furthest pile card any of these
+ * it proves the loss: `readTo`), cuts by an earlier nogood (read as far as it), transpositions
+ * (as far as a nogood the position matches, else all of it: then nothing is recorded) and
+ * dominance cuts (as far as the dominating position's refutation read: dominance.ts `readOf`).
+ * The search keeps, for each position on its path, the furthest pile card any of these
  * read (`DepthFirst`); when the position is refuted, every position Q that agrees with it to there
  * plays the same tree, with the same leaves: each leaf of Q's is lost for the reason P's was, by
  * induction over the order in which they were refuted. So Q is lost. The foundations being the
