@@ -115,3 +115,41 @@ describe('positions right after a draw', () => {
     expect(skipped).toBeLessThan(stored * 0.9);
   });
 });
+
+describe('a guide line', () => {
+  it('is tried first while the path follows it: another order\'s winning line given as the guide is walked straight down, and every verdict stays', () => {
+    const layout = { reducedSpaces: true, drawDiscipline: true, safeMoves: true, order: 'layout', seed: 0 } as const;
+    const run = (deal: Deal, rules: Rules, guide: number[] | null, seed = 0) => {
+      const g = new Game(deal, rules);
+      const packer = new KeyPacker(g);
+      const dfs = new DepthFirst();
+      dfs.guide = guide;
+      dfs.begin(g, packer, new TranspositionTable(packer.words, 1 << 30, 1024), false, { ...layout, seed }, null, new PileBound(g), null);
+      const code = dfs.run(2_000_000, Infinity, Infinity);
+      return { code, nodes: dfs.nodes, line: code === DFS_WON ? g.history() : [] };
+    };
+    let guided = 0;
+    let otherLine = 0;
+    for (const size of ['1x6 5x3', '2x4 3x3'])
+      for (const variant of RULE_VARIANTS)
+        for (let n = 0; n < 12; n++) {
+          const deal = dealFromNumber(n, parseSize(size));
+          const rules = parseRules(variant);
+          const plain = run(deal, rules, null);
+          // The win a shuffled move order finds (seed), as the guide of the plain order.
+          const other = run(deal, rules, null, 7919);
+          expect(other.code, `${size} ${variant} deal ${n}`).toBe(plain.code);
+          // A guide that leads nowhere (a line cut short) changes the order only.
+          const half = run(deal, rules, other.line.slice(0, other.line.length >> 1));
+          expect(half.code).toBe(plain.code);
+          if (plain.code !== DFS_WON) continue;
+          const straight = run(deal, rules, other.line);
+          expect(straight.line).toEqual(other.line);
+          expect(straight.nodes).toBeLessThanOrEqual(other.line.length + 1);
+          guided++;
+          if (other.line.join() !== plain.line.join()) otherLine++;
+        }
+    expect(guided).toBeGreaterThan(50);
+    expect(otherLine).toBeGreaterThan(20);
+  });
+});

@@ -59,6 +59,8 @@ export class SearchContext {
   confirmations = 0;
   /** Wins of the relaxed game of the fifth card that broke rule 7 (`SolveOptions.freeFifth`; since this context was made). */
   relaxedWins = 0;
+  /** The last relaxed win that broke rule 7 (its moves from the root), which the real search then tries first. */
+  relaxedLine: PackedMove[] | null = null;
   readonly gen = new Int32Array(MAX_MOVES);
   readonly scores = new Int32Array(MAX_MOVES);
   /** The moves from one position (best-first, beam and the rollout). */

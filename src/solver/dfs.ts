@@ -84,6 +84,15 @@ export class DepthFirst {
   /** Positions cut by a pile nogood. */
   prunedNog = 0;
   /**
+   * A line from the root to try first (set before `begin`; null: none): while the path follows it,
+   * its next move is moved to the front of the moves tried. Order only: the search is as complete.
+   * (The real game's search after a relaxed win that broke rule 7 tries that line's moves first,
+   * so that it looks near the win before anywhere else.)
+   */
+  guide: readonly number[] | null = null;
+  /** With `guide`: 1 for a frame whose path from the root is the guide's first moves. */
+  private onGuide = new Uint8Array(1 << 12);
+  /**
    * Look up and store the positions right after a draw as well (for tests only: under the draw
    * discipline they are always new, see `run`, and the search is the same either way).
    */
@@ -174,6 +183,19 @@ export class DepthFirst {
     this.frameCursor[0] = 0;
     this.lockKeep[0] = 0;
     this.frameEnd[0] = childMoves(g, this.gen, this.scores, this.moveStack, 0, justDrew, moves, tactics);
+    this.onGuide[0] = this.guide !== null ? 1 : 0;
+    if (this.guide !== null && this.guide.length > 0) this.tryFirst(0, this.frameEnd[0]!, this.guide[0]!);
+  }
+
+  /** Moves `m`, if it is among moveStack[from..to), to the front of them (the others keep their order). */
+  private tryFirst(from: number, to: number, m: number): void {
+    const ms = this.moveStack;
+    for (let j = from; j < to; j++) {
+      if (ms[j] !== m) continue;
+      for (let i = j; i > from; i--) ms[i] = ms[i - 1]!;
+      ms[from] = m;
+      return;
+    }
   }
 
   /**
@@ -198,6 +220,7 @@ export class DepthFirst {
     const lock = this.lock;
     const dom = sig === null ? this.dominance : null;
     const nog = sig === null ? this.nogoods : null;
+    const guide = this.guide;
     let readTo = this.readTo;
     // childMoves takes null for no restriction; LockBound takes the restriction itself.
     const lockTactics = this.tactics ?? NO_RESTRICTION;
@@ -339,6 +362,11 @@ export class DepthFirst {
         readTo[d] = pileRead(g);
         this.frameCursor[d] = top;
         this.frameEnd[d] = top + childMoves(g, this.gen, this.scores, this.moveStack, top, drew, this.moves, this.tactics);
+        if (guide !== null) {
+          const on = this.onGuide[d - 1] === 1 && m === guide[d - 1];
+          this.onGuide[d] = on ? 1 : 0;
+          if (on && d < guide.length) this.tryFirst(top, this.frameEnd[d]!, guide[d]!);
+        }
         if ((nodes & CHECK) === 0) {
           // The table's limit first: were the slice's end checked first, a slice ending at this
           // check would skip it, and the search would go on on exact keys to the next check or
@@ -422,6 +450,9 @@ export class DepthFirst {
       this.frameCursor = grow(this.frameCursor);
       this.lockKeep = grow(this.lockKeep);
       this.readTo = grow(this.readTo);
+      const on = new Uint8Array(this.onGuide.length * 2);
+      on.set(this.onGuide);
+      this.onGuide = on;
       moved = true;
     }
     if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grow(this.moveStack);

@@ -1,4 +1,5 @@
 import { isRestricted } from '../../game/tactics.js';
+import { type PackedMove } from '../../game/state.js';
 import { type SearchContext, RELEASE_BYTES } from '../context.js';
 import { DFS_LOST, DFS_MEMORY, DFS_NODES, DFS_SLICE, DFS_TABLE, DFS_TIME, DFS_WON, DepthFirst } from '../dfs.js';
 import { moveOptions } from '../moves.js';
@@ -30,17 +31,20 @@ export function* depthFirstSearch(ctx: SearchContext, o: SolveOptions, t0: numbe
     home = s.bestHome;
     complete = ctx.lastTable = ctx.table(o);
   }
+  let guide: readonly PackedMove[] | null = null;
   if (o.freeFifth && g.secondDeal && o.signaturesAfter === Infinity) {
     const r = yield* relaxedRun(ctx, complete, o, deadline, spent, home);
     if (r.verdict !== 'won' || r.moves !== null) return r;
-    // A relaxed win that breaks rule 7: the real game from the root, on what is left.
+    // A relaxed win that breaks rule 7: the real game from the root, on what is left, trying the
+    // relaxed line's moves first while it follows them (the order only).
     if (r.nodes >= o.maxNodes) return { ...r, verdict: 'unknown', limit: 'nodes' };
     spent = r.nodes;
     home = r.bestHome;
+    guide = ctx.relaxedLine;
     complete = ctx.lastTable = ctx.table(o);
   }
   // `o` itself, not a copy, goes on: a run's node cap may be lowered while it runs (SearchRun.capNodes).
-  const first = yield* depthFirstRun(ctx, complete, o, deadline, spent, home, o.signaturesAfter, false);
+  const first = yield* depthFirstRun(ctx, complete, o, deadline, spent, home, o.signaturesAfter, false, guide);
   const onSignatures = ctx.lastTable !== complete;
   if (first.verdict !== 'unsolvable' || !onSignatures) return first;
   // A big signature table is let go, so that the two tables together stay near the memory cap.
@@ -69,6 +73,7 @@ function* relaxedRun(ctx: SearchContext, tt: KeyedTable, o: SolveOptions, deadli
   if (g.playLegal(line, ctx.gen) === line.length) return r;
   while (g.histLen > 0) g.undo();
   ctx.relaxedWins++;
+  ctx.relaxedLine = line;
   return { ...r, moves: null };
 }
 
@@ -93,10 +98,11 @@ export function* confirmOnExactKeys(ctx: SearchContext, first: SearchResult, o: 
  */
 function* depthFirstRun(
   ctx: SearchContext, tt: KeyedTable, o: SolveOptions, deadline: number, spent: number, bestHome: number, signaturesAfter: number,
-  streamlined: boolean,
+  streamlined: boolean, guide: readonly PackedMove[] | null = null,
 ): Generator<void, SearchResult> {
   const g = ctx.g;
   const dfs = (ctx.depthFirst ??= new DepthFirst());
+  dfs.guide = guide;
   dfs.begin(
     g, ctx.packer, tt, false, moveOptions({ ...o, homeFirst: streamlined }), isRestricted(o.tactics) ? o.tactics : null,
     o.pileBound ? ctx.bound : null, o.wasteBound ? ctx.wasteBound : null,
