@@ -235,6 +235,7 @@ describe('the solver with pile nogoods', () => {
   it('gives the reference verdict on small deals of every second-deal variant, with tactics too, and cuts', () => {
     const solver = new Solver();
     let cut = 0;
+    let breaks = 0;
     for (const sizeText of ['2x6 3x3', '2x5 3x2']) {
       const size = parseSize(sizeText);
       for (const variant of ['book', 'privileged=1', 'privileged=3', 'building=none']) {
@@ -242,11 +243,15 @@ describe('the solver with pile nogoods', () => {
           for (let n = 0; n < 12; n++) {
             const deal = dealFromNumber(n, size);
             const rules = parseRules(variant);
+            const before = solver.relaxedWins;
             const r = solver.solve(deal, rules, {
               search: 'dfs', signaturesAfter: Infinity, maxNodes: 3_000_000, lockBoundEvery: true, freeFifth: true, wasteDominance: true, pileNogoods: true,
               ...(tactics ? { tactics } : {}),
             });
             cut += solver.nogoods.cut;
+            // The counts are the solve's, both searches' when a relaxed win sent it to the real game.
+            expect(solver.nogoods.cut).toBeLessThanOrEqual(solver.nogoods.asked);
+            breaks += solver.relaxedWins - before;
             const ref = referenceSolve(deal, rules, undefined, tactics);
             expect(r.verdict, `${sizeText} ${variant} ${JSON.stringify(tactics)} deal ${n}`).toBe(ref.verdict);
           }
@@ -254,5 +259,6 @@ describe('the solver with pile nogoods', () => {
       }
     }
     expect(cut).toBeGreaterThan(20);
+    expect(breaks).toBeGreaterThan(0);
   }, 600_000);
 });

@@ -108,11 +108,11 @@ export class SearchContext {
     this.lastTable = null;
   }
 
-  /** Pile nogoods for this game, emptied (nogoods.ts). */
+  /** Pile nogoods for this game, emptied; its counts are the solve's (nogoods.ts). */
   nogoods(): PileNogoods {
     const d = this.nogoodsFor;
     if (d && d.game === this.g) {
-      d.clear();
+      d.forget();
       return d;
     }
     return (this.nogoodsFor = new PileNogoods(this.g, this.packer.words, this.packer.columnsAt));

@@ -115,9 +115,9 @@ export class DepthFirst {
   private lockKeep = new Int32Array(1 << 12);
   /**
    * With `nogoods`: for each frame on the path, the waste index (exclusive) up to which its
-   * refutation so far has read the pile (READ_ALL in the first deal, or once a transposition or a
-   * dominance cut, which read the whole position, took part): the fifth card of every position
-   * expanded, and the cards each cut read (nogoods.ts).
+   * refutation so far has read the pile: the fifth card of every position expanded, and what each
+   * cut and transposition read (nogoods.ts); READ_ALL in the first deal, or once a part of it read
+   * everything.
    */
   private readTo = new Int32Array(1 << 12);
   private g!: Game;

@@ -35,10 +35,10 @@ export const READ_ALL = 1 << 16;
  * again: forgetting a nogood never makes a search unsound.
  */
 export class PileNogoods {
-  /** Positions looked up, and those found lost. */
+  /** Positions looked up, and those found lost (since the store was made: one solve). */
   asked = 0;
   hits = 0;
-  /** Nogoods recorded (since the search began, across emptyings). */
+  /** Nogoods recorded (since the store was made, across emptyings). */
   added = 0;
   /** The pile cards a hit read: the matched nogood's k (`match`'s answer, kept for the caller). */
   k = 0;
@@ -64,15 +64,11 @@ export class PileNogoods {
     this.arena = new Int32Array(1 << 16);
   }
 
-  /** Empties the store and its counts. */
-  clear(): void {
-    this.forget();
-    this.asked = 0;
-    this.hits = 0;
-    this.added = 0;
-  }
-
-  private forget(): void {
+  /**
+   * Empties the store (the counts go on: a solve whose relaxed search gave way to the real game's
+   * counts both; a new solve makes a new store, for its new game).
+   */
+  forget(): void {
     this.groups.clear();
     this.used = 0;
   }

@@ -65,8 +65,8 @@ export class Solver {
   }
 
   /**
-   * The last search's pile nogoods (`SolveOptions.pileNogoods`): positions cut, lookups, and
-   * nogoods recorded; zeros when they were not used.
+   * The last solve's pile nogoods (`SolveOptions.pileNogoods`; the relaxed search's and the real
+   * one's after it): positions cut, lookups, and nogoods recorded; zeros when they were not used.
    */
   get nogoods(): { readonly cut: number; readonly asked: number; readonly added: number } {
     const d = this.ctx.nogoodsFor?.game === this.ctx.g ? this.ctx.nogoodsFor : null;
