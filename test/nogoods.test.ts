@@ -33,8 +33,14 @@ class Checked extends PileNogoods {
   }
 }
 
-/** The solver's depth-first search with PileBound and LockBound at every position, checked nogoods, and in the relaxed game waste dominance, to its end. */
-function searchWith(deal: ReturnType<typeof dealFromNumber>, rulesText: string, relaxed: boolean, what: string): { verdict: number; nog: Checked } {
+/**
+ * The solver's depth-first search with PileBound and LockBound at every position, the nogoods
+ * `make` gives, and in the relaxed game waste dominance too (whose cuts pass on what they read),
+ * to its end.
+ */
+function searchWith<N extends PileNogoods>(
+  deal: ReturnType<typeof dealFromNumber>, rulesText: string, relaxed: boolean, make: (g: Game, words: number, columnsAt: number) => N,
+): { verdict: number; nog: N } {
   const ctx = new SearchContext();
   ctx.reset(deal, parseRules(rulesText), [], new MemoryBudget(1 << 30));
   ctx.g.freeFifth = relaxed;
@@ -42,9 +48,8 @@ function searchWith(deal: ReturnType<typeof dealFromNumber>, rulesText: string, 
   const o = { ...DEFAULT_OPTIONS, search: 'dfs' as const };
   dfs.begin(ctx.g, ctx.packer, ctx.table(o, true), false, moveOptions(o), null, ctx.bound, null);
   dfs.lock = ctx.lockBound;
-  const nog = new Checked(ctx.g, ctx.packer.words, ctx.packer.columnsAt, what);
+  const nog = make(ctx.g, ctx.packer.words, ctx.packer.columnsAt);
   dfs.nogoods = nog;
-  // In the relaxed game with waste dominance too, whose cuts pass on what they read.
   if (relaxed) dfs.dominance = new WasteDominance(ctx.g, ctx.packer.words);
   const verdict = dfs.run(Infinity, Infinity, Infinity);
   return { verdict, nog };
@@ -156,17 +161,8 @@ describe('pile nogoods', () => {
       for (const variant of ['book', 'privileged=1', 'privileged=2 building=none']) {
         for (let n = 0; n < count; n++) {
           for (const relaxed of [false, true]) {
-            const ctx = new SearchContext();
-            ctx.reset(dealFromNumber(n, parseSize(sizeText)), parseRules(variant), [], new MemoryBudget(1 << 30));
-            ctx.g.freeFifth = relaxed;
-            const dfs = new DepthFirst();
-            const o = { ...DEFAULT_OPTIONS, search: 'dfs' as const };
-            dfs.begin(ctx.g, ctx.packer, ctx.table(o, true), false, moveOptions(o), null, ctx.bound, null);
-            dfs.lock = ctx.lockBound;
-            const nog = new ClaimChecked(ctx.g, ctx.packer.words, ctx.packer.columnsAt, `${sizeText} ${variant} deal ${n}${relaxed ? ' relaxed' : ''}`);
-            dfs.nogoods = nog;
-            if (relaxed) dfs.dominance = new WasteDominance(ctx.g, ctx.packer.words);
-            dfs.run(Infinity, Infinity, Infinity);
+            const what = `${sizeText} ${variant} deal ${n}${relaxed ? ' relaxed' : ''}`;
+            const { nog } = searchWith(dealFromNumber(n, parseSize(sizeText)), variant, relaxed, (g, w, c) => new ClaimChecked(g, w, c, what));
             tried += nog.tried;
             wrong.push(...nog.wrong);
           }
@@ -187,7 +183,8 @@ describe('pile nogoods', () => {
         for (let n = 0; n < count; n++) {
           const deal = dealFromNumber(n, size);
           for (const relaxed of [false, true]) {
-            const { verdict, nog } = searchWith(deal, variant, relaxed, `${sizeText} ${variant} deal ${n}${relaxed ? ' relaxed' : ''}`);
+            const what = `${sizeText} ${variant} deal ${n}${relaxed ? ' relaxed' : ''}`;
+            const { verdict, nog } = searchWith(deal, variant, relaxed, (g, w, c) => new Checked(g, w, c, what));
             cut += nog.cut;
             wrong.push(...nog.wrong);
             if (verdict === DFS_LOST) lost++;
