@@ -9,7 +9,8 @@ import { lookValue } from './heuristics.js';
 import { type ExactTable, FULL } from './table.js';
 import { type WasteBound } from './wastebound.js';
 import { NOT_READ, type WasteDominance } from './dominance.js';
-import { type PileNogoods, READ_ALL } from './nogoods.js';
+import { type PileNogoods, READ_ALL, readCards } from './nogoods.js';
+import { grown } from './groups.js';
 
 /** How `DepthFirst.run` ended. */
 export const DFS_LOST = 0;
@@ -446,16 +447,14 @@ export class DepthFirst {
   private ensure(d: number, top: number): boolean {
     let moved = false;
     if (d + 3 >= this.frameEnd.length) {
-      this.frameEnd = grow(this.frameEnd);
-      this.frameCursor = grow(this.frameCursor);
-      this.lockKeep = grow(this.lockKeep);
-      this.readTo = grow(this.readTo);
-      const on = new Uint8Array(this.onGuide.length * 2);
-      on.set(this.onGuide);
-      this.onGuide = on;
+      this.frameEnd = grown(this.frameEnd);
+      this.frameCursor = grown(this.frameCursor);
+      this.lockKeep = grown(this.lockKeep);
+      this.readTo = grown(this.readTo);
+      this.onGuide = grown(this.onGuide);
       moved = true;
     }
-    if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grow(this.moveStack);
+    if (top + MAX_MOVES > this.moveStack.length) this.moveStack = grown(this.moveStack);
     if ((d + 3) * this.packer.words > this.keys.length) {
       const bigger = new Uint32Array(this.keys.length * 2);
       bigger.set(this.keys);
@@ -478,8 +477,7 @@ export class DepthFirst {
  * the first deal or when it read everything.
  */
 function readCount(g: Game, readTo: number): number {
-  if (g.phase !== 2 || readTo >= READ_ALL) return NOT_READ;
-  return Math.min(g.privLen + Math.max(Math.min(readTo, g.wasteLen) - g.pileNext, 0), NOT_READ);
+  return g.phase !== 2 || readTo >= READ_ALL ? NOT_READ : readCards(g, readTo);
 }
 
 /**
@@ -488,10 +486,4 @@ function readCount(g: Game, readTo: number): number {
  */
 function pileRead(g: Game): number {
   return g.phase === 2 ? Math.min(g.pileNext + 1, g.wasteLen) : READ_ALL;
-}
-
-function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
 }

@@ -96,7 +96,7 @@ export class PileNogoods {
   add(keys: Uint32Array, off: number, readTo: number): void {
     const g = this.g;
     if (readTo >= READ_ALL) return;
-    const n = g.privLen + Math.max(Math.min(readTo, g.wasteLen) - g.pileNext, 0);
+    const n = readCards(g, readTo);
     const size = 2 + ((n + 3) >>> 2);
     if (this.used + size > this.cap) this.forget();
     const gi = this.group(keys, off, true);
@@ -149,4 +149,12 @@ export class PileNogoods {
     }
     return false;
   }
+}
+
+/**
+ * The cards of its row and pile, in order, that a second-deal position's refutation read when it
+ * read the pile up to waste index `readTo` (exclusive; below READ_ALL).
+ */
+export function readCards(g: Game, readTo: number): number {
+  return g.privLen + Math.max(Math.min(readTo, g.wasteLen) - g.pileNext, 0);
 }
