@@ -273,7 +273,8 @@ export class DepthFirst {
           // first, so the same nodes, states and solutions.
           id = sig !== null ? sig.insert(sa, sb) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) {
-            if (readTo[d]! < READ_ALL) {
+            // Only with nogoods: without them nothing reads readTo, and the apply would be wasted.
+            if (nog !== null && readTo[d]! < READ_ALL) {
               g.apply(m);
               this.readRefuted(nog, keys, at, d);
               g.undo();
@@ -293,7 +294,7 @@ export class DepthFirst {
           if (!made) packer.pack(keys, at, drew);
           id = sig !== null ? sig.insert(sa, sb) : tt!.insert(keys, at);
           if (id < 0 && id !== FULL) {
-            if (readTo[d]! < READ_ALL) this.readRefuted(nog, keys, at, d);
+            if (nog !== null && readTo[d]! < READ_ALL) this.readRefuted(nog, keys, at, d);
             g.undo();
             continue;
           }
@@ -406,8 +407,8 @@ export class DepthFirst {
    * takes part in frame d's refutation: what its refutation read is a nogood's that it matches,
    * or all of it.
    */
-  private readRefuted(nog: PileNogoods | null, keys: Uint32Array, at: number, d: number): void {
-    const r = nog !== null && this.g.phase === 2 && nog.match(keys, at, false) ? this.g.pileNext + nog.k : READ_ALL;
+  private readRefuted(nog: PileNogoods, keys: Uint32Array, at: number, d: number): void {
+    const r = this.g.phase === 2 && nog.match(keys, at, false) ? this.g.pileNext + nog.k : READ_ALL;
     if (r > this.readTo[d]!) this.readTo[d] = r;
   }
 
